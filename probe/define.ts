@@ -1,0 +1,70 @@
+// Helpers for writing matrices as data. They check what the type system cannot (unique ids, valid
+// expectations) when a matrix module is loaded, so a broken matrix fails before any case runs.
+import {
+  ExpectedSchema,
+  ToolDefinitionSchema,
+  ToolResultSchema,
+  type ClientLine,
+  type Discovery,
+  type Expected,
+  type Matrix,
+  type Scenario,
+  type ServerBehaviour,
+  type ToolDefinition,
+  type ToolResult,
+} from './domain.ts';
+
+export interface ShapeDefinition {
+  /** Kebab-case slug naming the result shape, e.g. `off-schema-success`. */
+  readonly id: string;
+  /** One line saying what the shape is, as the audit's table words it. */
+  readonly title: string;
+  readonly result: ToolResult;
+}
+
+/** The client hands back exactly what the server sent: same isError, structuredContent and content. */
+export function returnsAsSent(result: ToolResult): Expected {
+  const expected: Expected = {
+    outcome: 'returned',
+    isError: result.isError === true,
+    content: Array.isArray(result.content) ? result.content : [],
+  };
+  if (Object.hasOwn(result, 'structuredContent')) expected.structuredContent = result.structuredContent;
+  return expected;
+}
+
+/** The client's `callTool` throws an error carrying this code. */
+export function rejectsWith(code: number | string): Expected {
+  return { outcome: 'rejected', code };
+}
+
+export interface CaseDefinition {
+  readonly client: ClientLine;
+  readonly discovery: Discovery;
+  readonly shape: ShapeDefinition;
+  readonly tool: ToolDefinition;
+  readonly expected: Expected;
+  readonly server?: ServerBehaviour;
+}
+
+export function defineCase(definition: CaseDefinition): Scenario {
+  const { client, discovery, shape, tool } = definition;
+  return {
+    id: `${client}/${discovery}/${shape.id}`,
+    client,
+    discovery,
+    shape: shape.id,
+    tool: ToolDefinitionSchema.parse(tool),
+    server: definition.server ?? { kind: 'respond', result: ToolResultSchema.parse(shape.result) },
+    expected: ExpectedSchema.parse(definition.expected),
+  };
+}
+
+export function defineMatrix(matrix: Matrix): Matrix {
+  const seen = new Set<string>();
+  for (const scenario of matrix.scenarios) {
+    if (seen.has(scenario.id)) throw new Error(`matrix ${matrix.name}: case id ${scenario.id} is defined twice`);
+    seen.add(scenario.id);
+  }
+  return matrix;
+}

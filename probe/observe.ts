@@ -1,0 +1,104 @@
+// Runs one scenario against one real client and records what happened. No judgement here.
+import type { ClientAdapter, ConnectedClient } from './adapters/index.ts';
+import type { ErrorInfo, JsonValue, Observation, Scenario, Stage } from './domain.ts';
+import { startFixtureServer, type RunningFixture } from './fixture-server.ts';
+
+export interface ObserveOptions {
+  /** Per-case limit; a case still running after it is recorded as `timeout` instead of stalling the run. */
+  readonly timeoutMs: number;
+}
+
+/** Normalises what a client threw: v1 `McpError`, v2 `ProtocolError` (numeric code) or `SdkError` (string code). */
+export function describeError(error: unknown): ErrorInfo {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return {
+      name: error.name && error.name !== 'Error' ? error.name : error.constructor.name || 'Error',
+      code: typeof code === 'number' || typeof code === 'string' ? code : null,
+      message: error.message,
+    };
+  }
+  return { name: typeof error, code: null, message: String(error) };
+}
+
+function toJson(value: unknown): JsonValue {
+  return JSON.parse(JSON.stringify(value ?? null)) as JsonValue;
+}
+
+/** Splits what `callTool` returned into the fields the judge reads, keeping every other key. */
+function returnedObservation(value: unknown): Omit<Extract<Observation, { outcome: 'returned' }>, 'serverSent'> {
+  const observation: Omit<Extract<Observation, { outcome: 'returned' }>, 'serverSent'> = { outcome: 'returned' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    observation.otherKeys = { value: toJson(value) };
+    return observation;
+  }
+  const otherKeys: Record<string, JsonValue> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (field === undefined) continue;
+    if (key === 'isError' && typeof field === 'boolean') observation.isError = field;
+    else if (key === 'structuredContent') observation.structuredContent = toJson(field);
+    else if (key === 'content') observation.content = toJson(field);
+    else otherKeys[key] = toJson(field);
+  }
+  if (Object.keys(otherKeys).length > 0) observation.otherKeys = otherKeys;
+  return observation;
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+export async function observe(scenario: Scenario, adapter: ClientAdapter, options: ObserveOptions): Promise<Observation> {
+  let stage: Stage = 'connect';
+  let fixture: RunningFixture | undefined;
+  let client: ConnectedClient | undefined;
+
+  const steps = async (): Promise<Omit<Observation, 'serverSent'>> => {
+    try {
+      fixture = await startFixtureServer(scenario.tool, scenario.server);
+      client = await adapter.connect(fixture.clientTransport);
+      if (scenario.discovery === 'warm') {
+        stage = 'discover';
+        await client.listTools();
+      }
+      stage = 'call';
+    } catch (error) {
+      return { outcome: 'crashed', stage, error: describeError(error) };
+    }
+    try {
+      return returnedObservation(await client.callTool(scenario.tool.name, {}));
+    } catch (error) {
+      return { outcome: 'rejected', error: describeError(error) };
+    }
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), options.timeoutMs);
+  });
+  try {
+    const settled = await Promise.race([steps(), deadline]);
+    const base = settled === TIMED_OUT ? { outcome: 'timeout' as const, stage, afterMs: options.timeoutMs } : settled;
+    return { ...base, serverSent: fixture?.serverSent() ?? 'nothing' } as Observation;
+  } finally {
+    clearTimeout(timer);
+    // Closing rejects whatever is still pending inside `steps`, which has already been caught there.
+    await closeQuietly(client, options.timeoutMs);
+    await closeQuietly(fixture, options.timeoutMs);
+  }
+}
+
+async function closeQuietly(closable: { close(): Promise<void> } | undefined, limitMs: number): Promise<void> {
+  if (!closable) return;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      closable.close(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, limitMs);
+      }),
+    ]);
+  } catch {
+    // A close that fails cannot change what the case observed.
+  } finally {
+    clearTimeout(timer);
+  }
+}
