@@ -3,6 +3,9 @@ import type { ClientAdapter, ConnectedClient } from './adapters/index.ts';
 import type { ErrorInfo, JsonValue, Observation, Scenario, Stage } from './domain.ts';
 import { startFixtureServer, type RunningFixture } from './fixture-server.ts';
 
+/** An observation before the fixture's `serverSent` is attached (Omit that distributes over the union). */
+type ClientObservation = Observation extends infer O ? (O extends unknown ? Omit<O, 'serverSent'> : never) : never;
+
 export interface ObserveOptions {
   /** Per-case limit; a case still running after it is recorded as `timeout` instead of stalling the run. */
   readonly timeoutMs: number;
@@ -26,8 +29,8 @@ function toJson(value: unknown): JsonValue {
 }
 
 /** Splits what `callTool` returned into the fields the judge reads, keeping every other key. */
-function returnedObservation(value: unknown): Omit<Extract<Observation, { outcome: 'returned' }>, 'serverSent'> {
-  const observation: Omit<Extract<Observation, { outcome: 'returned' }>, 'serverSent'> = { outcome: 'returned' };
+function returnedObservation(value: unknown): Extract<ClientObservation, { outcome: 'returned' }> {
+  const observation: Extract<ClientObservation, { outcome: 'returned' }> = { outcome: 'returned' };
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     observation.otherKeys = { value: toJson(value) };
     return observation;
@@ -46,12 +49,13 @@ function returnedObservation(value: unknown): Omit<Extract<Observation, { outcom
 
 const TIMED_OUT = Symbol('timed out');
 
+
 export async function observe(scenario: Scenario, adapter: ClientAdapter, options: ObserveOptions): Promise<Observation> {
   let stage: Stage = 'connect';
   let fixture: RunningFixture | undefined;
   let client: ConnectedClient | undefined;
 
-  const steps = async (): Promise<Omit<Observation, 'serverSent'>> => {
+  const steps = async (): Promise<ClientObservation> => {
     try {
       fixture = await startFixtureServer(scenario.tool, scenario.server);
       client = await adapter.connect(fixture.clientTransport);
@@ -76,8 +80,8 @@ export async function observe(scenario: Scenario, adapter: ClientAdapter, option
   });
   try {
     const settled = await Promise.race([steps(), deadline]);
-    const base = settled === TIMED_OUT ? { outcome: 'timeout' as const, stage, afterMs: options.timeoutMs } : settled;
-    return { ...base, serverSent: fixture?.serverSent() ?? 'nothing' } as Observation;
+    const base: ClientObservation = settled === TIMED_OUT ? { outcome: 'timeout', stage, afterMs: options.timeoutMs } : settled;
+    return { ...base, serverSent: fixture?.serverSent() ?? 'nothing' };
   } finally {
     clearTimeout(timer);
     // Closing rejects whatever is still pending inside `steps`, which has already been caught there.

@@ -1,0 +1,63 @@
+// Comparison of a run with the recorded result, as a pure function with a closed set of entry kinds
+// (vitest snapshot semantics: matched, changed, new, and recorded entries nothing checked).
+import { isDeepStrictEqual } from 'node:util';
+import type { CaseRecord, ResultFile } from './domain.ts';
+
+/** Case fields whose change means "this case is not what was recorded". Verdicts follow from these. */
+export const COMPARED_FIELDS = ['observed', 'expected', 'result', 'tool', 'clientPackage'] as const;
+export type ComparedField = (typeof COMPARED_FIELDS)[number];
+
+export type CaseComparison =
+  | { readonly kind: 'matched'; readonly id: string }
+  | {
+      readonly kind: 'changed';
+      readonly id: string;
+      readonly fields: readonly ComparedField[];
+      readonly before: CaseRecord;
+      readonly after: CaseRecord;
+    }
+  /** Ran now, absent from the recorded result. */
+  | { readonly kind: 'new'; readonly id: string }
+  /** Recorded, but the whole matrix ran and no case has this id any more: the record is stale. */
+  | { readonly kind: 'stale'; readonly id: string }
+  /** Recorded, not selected by this run's `--case` filter: nothing checked it, nothing is wrong. */
+  | { readonly kind: 'unchecked'; readonly id: string };
+
+export type ComparisonKind = CaseComparison['kind'];
+
+export interface Comparison {
+  readonly recorded: 'found' | 'missing';
+  readonly entries: readonly CaseComparison[];
+  readonly counts: Readonly<Record<ComparisonKind, number>>;
+}
+
+export interface CompareOptions {
+  /** Whether this run selected every case of its matrix (no `--case` filter). */
+  readonly fullMatrix: boolean;
+}
+
+export function compareWithRecorded(recorded: ResultFile | undefined, current: ResultFile, options: CompareOptions): Comparison {
+  const before = new Map((recorded?.cases ?? []).map((record) => [record.id, record]));
+  const entries: CaseComparison[] = [];
+  for (const after of current.cases) {
+    const previous = before.get(after.id);
+    before.delete(after.id);
+    if (!previous) {
+      entries.push({ kind: 'new', id: after.id });
+      continue;
+    }
+    const fields = COMPARED_FIELDS.filter((field) => !isDeepStrictEqual(previous[field], after[field]));
+    entries.push(fields.length === 0 ? { kind: 'matched', id: after.id } : { kind: 'changed', id: after.id, fields, before: previous, after });
+  }
+  for (const id of before.keys()) entries.push({ kind: options.fullMatrix ? 'stale' : 'unchecked', id });
+
+  const counts: Record<ComparisonKind, number> = { matched: 0, changed: 0, new: 0, stale: 0, unchecked: 0 };
+  for (const entry of entries) counts[entry.kind] += 1;
+  return { recorded: recorded ? 'found' : 'missing', entries, counts };
+}
+
+/** Whether the run disagrees with the recorded result in a way that must fail it. */
+export function differsFromRecorded(comparison: Comparison): boolean {
+  const { changed, new: added, stale } = comparison.counts;
+  return changed + added + stale > 0;
+}

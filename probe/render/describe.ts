@@ -1,0 +1,75 @@
+// All wording about expectations, observations, mismatches and comparisons lives here (publint-style:
+// checks emit data, one formatter words it), shared by every renderer.
+import type { CaseComparison, ComparisonKind } from '../compare.ts';
+import type { Expected, JsonValue, Mismatch, MismatchKind, Observation } from '../domain.ts';
+
+export function json(value: JsonValue | undefined): string {
+  return value === undefined ? 'absent' : JSON.stringify(value);
+}
+
+/** A short cell text: `returned`, `returned isError`, `rejected -32602`, `timeout (call)`. */
+export function describeObservation(observed: Observation): string {
+  switch (observed.outcome) {
+    case 'returned':
+      return observed.isError === true ? 'returned isError' : 'returned';
+    case 'rejected':
+      return `rejected ${observed.error.code ?? observed.error.name}`;
+    case 'timeout':
+      return `timeout (${observed.stage})`;
+    case 'crashed':
+      return `crashed (${observed.stage})`;
+  }
+}
+
+export function describeExpected(expected: Expected): string {
+  return expected.outcome === 'returned' ? (expected.isError ? 'returned isError' : 'returned') : `rejected ${expected.code}`;
+}
+
+/** A longer one-line account of an observation, for change lists and failure details. */
+export function describeObservationInFull(observed: Observation): string {
+  switch (observed.outcome) {
+    case 'returned': {
+      const structured = Object.hasOwn(observed, 'structuredContent') ? ` structuredContent ${json(observed.structuredContent)}` : '';
+      return `${describeObservation(observed)}${structured}`;
+    }
+    case 'rejected':
+      return `rejected ${observed.error.name} ${observed.error.code ?? ''}: ${observed.error.message}`.replace('  ', ' ');
+    case 'timeout':
+      return `timeout after ${observed.afterMs} ms during ${observed.stage}`;
+    case 'crashed':
+      return `crashed during ${observed.stage}: ${observed.error.name}: ${observed.error.message}`;
+  }
+}
+
+export const MISMATCH_WORDING = {
+  outcome: (m) => `expected ${m.expected}, observed ${m.observed}`,
+  code: (m) => `expected error code ${m.expected}, observed ${m.observed ?? 'no code'}`,
+  isError: (m) => `expected isError ${m.expected}, observed ${m.observed}`,
+  structuredContent: (m) => `expected structuredContent ${json(m.expected)}, observed ${json(m.observed)}`,
+  content: (m) => `expected content ${json(m.expected)}, observed ${json(m.observed)}`,
+  'fixture-altered': () => 'the fixture server did not send the scenario result unchanged, so the client never saw this shape',
+} as const satisfies { [K in MismatchKind]: (mismatch: Extract<Mismatch, { kind: K }>) => string };
+
+export function describeMismatch(mismatch: Mismatch): string {
+  return (MISMATCH_WORDING[mismatch.kind] as (m: Mismatch) => string)(mismatch);
+}
+
+export const COMPARISON_WORDING = {
+  matched: 'matched',
+  changed: 'changed',
+  new: 'new (not in the recorded result)',
+  stale: 'stale (recorded, no such case any more)',
+  unchecked: 'unchecked (recorded, not selected by --case)',
+} as const satisfies Record<ComparisonKind, string>;
+
+/** `observed: rejected -32602 → returned isError`, field by field. */
+export function describeChange(entry: Extract<CaseComparison, { kind: 'changed' }>): string[] {
+  return entry.fields.map((field) => {
+    if (field === 'observed') {
+      return `observed: ${describeObservationInFull(entry.before.observed)} → ${describeObservationInFull(entry.after.observed)}`;
+    }
+    if (field === 'expected') return `expected: ${describeExpected(entry.before.expected)} → ${describeExpected(entry.after.expected)}`;
+    if (field === 'clientPackage') return `client: ${entry.before.clientPackage} → ${entry.after.clientPackage}`;
+    return `${field}: ${JSON.stringify(entry.before[field])} → ${JSON.stringify(entry.after[field])}`;
+  });
+}

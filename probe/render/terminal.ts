@@ -1,0 +1,111 @@
+// The terminal report: the audit's table (result shape × client), failure details, the comparison with
+// the recorded result, and the summary line. Formatting only; colour is injected.
+import type { Comparison } from '../compare.ts';
+import type { CaseRecord, ResultFile } from '../domain.ts';
+import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation } from './describe.ts';
+
+export interface Paint {
+  readonly pass: (text: string) => string;
+  readonly fail: (text: string) => string;
+  readonly dim: (text: string) => string;
+  readonly bold: (text: string) => string;
+}
+
+const identity = (text: string) => text;
+export const NO_COLOUR: Paint = { pass: identity, fail: identity, dim: identity, bold: identity };
+
+export interface TerminalReportInput {
+  readonly result: ResultFile;
+  readonly comparison: Comparison;
+  /** Shown as given: relative paths stay relative so the report is the same on every machine. */
+  readonly recordedPath: string;
+  readonly updatedRecorded: boolean;
+  readonly writtenPath: string | undefined;
+  readonly paint?: Paint;
+}
+
+const PASS_MARK = '✓';
+const FAIL_MARK = '✗';
+
+function columnKey(record: CaseRecord): string {
+  return `${record.client} ${record.discovery}`;
+}
+
+function pad(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - [...text].length));
+}
+
+export function renderTable(cases: readonly CaseRecord[], paint: Paint = NO_COLOUR): string[] {
+  const columns = [...new Set(cases.map(columnKey))];
+  const shapes = [...new Set(cases.map((record) => record.shape))];
+  const cell = new Map(cases.map((record) => [`${record.shape}|${columnKey(record)}`, record]));
+  const text = (record: CaseRecord | undefined) =>
+    record ? `${record.verdict === 'pass' ? PASS_MARK : FAIL_MARK} ${describeObservation(record.observed)}` : '·';
+  const shapeWidth = Math.max('result shape'.length, ...shapes.map((shape) => shape.length));
+  const widths = columns.map((column) =>
+    Math.max(column.length, ...shapes.map((shape) => [...text(cell.get(`${shape}|${column}`))].length)),
+  );
+  const lines = [paint.bold([pad('result shape', shapeWidth), ...columns.map((c, i) => pad(c, widths[i] ?? 0))].join('  ').trimEnd())];
+  for (const shape of shapes) {
+    const cells = columns.map((column, i) => {
+      const record = cell.get(`${shape}|${column}`);
+      const padded = pad(text(record), widths[i] ?? 0);
+      if (!record) return paint.dim(padded);
+      return record.verdict === 'pass' ? paint.pass(padded) : paint.fail(padded);
+    });
+    lines.push([pad(shape, shapeWidth), ...cells].join('  ').trimEnd());
+  }
+  return lines;
+}
+
+export function renderTerminalReport(input: TerminalReportInput): string {
+  const { result, comparison, paint = NO_COLOUR } = input;
+  const clients = [...new Map(result.cases.map((record) => [record.client, record.clientPackage])).entries()]
+    .map(([line, pkg]) => `${line} = ${pkg}`)
+    .join(' · ');
+  const { environment } = result;
+  const lines = [
+    paint.bold(`${environment.harness} · matrix ${result.matrix.name}: ${result.matrix.title}`),
+    paint.dim(`${clients} · node ${environment.node} ${environment.platform}/${environment.arch}`),
+    '',
+    ...renderTable(result.cases, paint),
+  ];
+
+  const failures = result.cases.filter((record) => record.verdict === 'fail');
+  if (failures.length > 0) {
+    lines.push('', paint.bold('Failed cases'));
+    for (const record of failures) {
+      lines.push(paint.fail(`${FAIL_MARK} ${record.id}: expected ${describeExpected(record.expected)}, observed ${describeObservation(record.observed)}`));
+      for (const mismatch of record.mismatches) lines.push(`    ${describeMismatch(mismatch)}`);
+    }
+  }
+
+  lines.push('');
+  const counts = (Object.keys(COMPARISON_WORDING) as (keyof typeof COMPARISON_WORDING)[])
+    .filter((kind) => comparison.counts[kind] > 0)
+    .map((kind) => `${comparison.counts[kind]} ${kind}`)
+    .join(', ');
+  if (comparison.recorded === 'missing') {
+    lines.push(
+      input.updatedRecorded
+        ? `Recorded result created: ${input.recordedPath} (--update)`
+        : paint.fail(`No recorded result at ${input.recordedPath}: every case is new. Record one with --update.`),
+    );
+  } else {
+    lines.push(
+      input.updatedRecorded
+        ? `Recorded result rewritten: ${input.recordedPath} (--update; before it: ${counts})`
+        : `Compared with ${input.recordedPath}: ${counts || 'nothing to compare'}`,
+    );
+    for (const entry of comparison.entries) {
+      if (entry.kind === 'matched') continue;
+      const headline = `  ${COMPARISON_WORDING[entry.kind]} ${entry.id}`;
+      lines.push(entry.kind === 'unchecked' || input.updatedRecorded ? paint.dim(headline) : paint.fail(headline));
+      if (entry.kind === 'changed') for (const change of describeChange(entry)) lines.push(`      ${change}`);
+    }
+  }
+  if (input.writtenPath) lines.push(`Result written to ${input.writtenPath}`);
+  const { passed, failed } = result.summary;
+  lines.push((failed > 0 ? paint.fail : paint.pass)(`${passed} passed, ${failed} failed`));
+  return `${lines.join('\n')}\n`;
+}
