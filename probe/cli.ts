@@ -72,7 +72,7 @@ function buildProgram(io: CliIo): Command {
     .option('--json', 'print the result JSON to stdout instead of the table', false)
     .option('--out <file>', 'write the result JSON to this file (default: results/latest.json)')
     .addOption(
-      new Option('--case <pattern>', 'run only cases whose id matches: a glob (v1/*) or a word (off-schema); repeatable')
+      new Option('--case <pattern>', 'run only matching cases: a glob over ids (v2/*, */cold, **/error-*) or a word (off-schema); repeatable')
         .argParser((value: string, previous: string[]) => [...previous, value])
         .default([]),
     )

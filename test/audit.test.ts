@@ -1,0 +1,102 @@
+// Runs the 13 audit cases against the real pinned SDKs over real in-memory connections.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Expected, JsonValue, ResultFile } from '../probe/domain.ts';
+import { judge } from '../probe/judge.ts';
+import { serializeResult } from '../probe/result-file.ts';
+import { runMatrix } from '../probe/run.ts';
+import { auditMatrix } from '../scenarios/audit.ts';
+
+// The audit's table, written out again independently of scenarios/audit.ts so a slip in either shows.
+// [case id, outcome, code or isError, structuredContent returned]
+const OFF_SCHEMA = { error: 'unavailable' };
+const AUDIT_TABLE: [id: string, outcome: 'returned' | 'rejected', codeOrIsError: number | boolean, structured: JsonValue | undefined][] = [
+  ['v1/warm/conforming-success', 'returned', false, { value: 7 }],
+  ['v2/warm/conforming-success', 'returned', false, { value: 7 }],
+  ['v1/warm/off-schema-success', 'rejected', -32602, undefined],
+  ['v2/warm/off-schema-success', 'rejected', -32602, undefined],
+  ['v1/warm/success-without-structured', 'rejected', -32600, undefined],
+  ['v2/warm/success-without-structured', 'rejected', -32600, undefined],
+  ['v1/warm/error-text-only', 'returned', true, undefined],
+  ['v2/warm/error-text-only', 'returned', true, undefined],
+  ['v1/warm/error-off-schema', 'rejected', -32602, undefined],
+  ['v2/warm/error-off-schema', 'returned', true, OFF_SCHEMA],
+  ['v1/warm/error-conforming', 'returned', true, { value: 0 }],
+  ['v2/warm/error-conforming', 'returned', true, { value: 0 }],
+  ['v1/cold/error-off-schema', 'returned', true, OFF_SCHEMA],
+];
+
+/** The opposite of what a case expects; the real observation must fail it. */
+function contrary(expected: Expected): Expected[] {
+  if (expected.outcome === 'rejected') {
+    return [
+      { outcome: 'returned', isError: false },
+      { outcome: 'returned', isError: true },
+      { outcome: 'rejected', code: expected.code === -32602 ? -32600 : -32602 },
+    ];
+  }
+  const flippedStructured: Expected = { ...expected, structuredContent: { value: 'other' } };
+  return [{ outcome: 'rejected', code: -32602 }, { ...expected, isError: !expected.isError }, flippedStructured];
+}
+
+describe('the 13-case audit against the pinned SDKs', () => {
+  let result: ResultFile;
+  beforeAll(async () => {
+    result = await runMatrix(auditMatrix, auditMatrix.scenarios);
+  });
+
+  it('runs exactly the audit table, in its order', () => {
+    expect(result.cases.map((c) => c.id)).toEqual(AUDIT_TABLE.map(([id]) => id));
+    expect(result.summary).toEqual({ passed: 13, failed: 0 });
+  });
+
+  it('records the pinned client packages actually installed', () => {
+    expect(result.environment.packages).toMatchObject({
+      '@modelcontextprotocol/sdk': '1.32.2',
+      '@modelcontextprotocol/client': '2.4.0',
+    });
+    for (const record of result.cases) {
+      expect(record.clientPackage).toBe(record.client === 'v1' ? '@modelcontextprotocol/sdk@1.32.2' : '@modelcontextprotocol/client@2.4.0');
+    }
+  });
+
+  it.each(AUDIT_TABLE)('%s: %s %s', (id, outcome, codeOrIsError, structured) => {
+    const record = result.cases.find((c) => c.id === id);
+    expect(record?.observed.serverSent).toBe('as-scenario');
+    const observed = record!.observed;
+    expect(observed.outcome).toBe(outcome);
+    if (observed.outcome === 'rejected') {
+      expect(observed.error.code).toBe(codeOrIsError);
+      expect(observed.error.name).toBe(record!.client === 'v1' ? 'McpError' : 'ProtocolError');
+    } else if (observed.outcome === 'returned') {
+      expect(observed.isError === true).toBe(codeOrIsError);
+      expect(observed.structuredContent).toEqual(structured);
+      expect(Object.hasOwn(observed, 'structuredContent')).toBe(structured !== undefined);
+    }
+    expect(record!.verdict).toBe('pass');
+  });
+
+  it('states every expectation of the matrix as the audit table does', () => {
+    for (const [id, outcome, codeOrIsError, structured] of AUDIT_TABLE) {
+      const scenario = auditMatrix.scenarios.find((s) => s.id === id)!;
+      if (outcome === 'rejected') expect(scenario.expected).toEqual({ outcome, code: codeOrIsError });
+      else {
+        expect(scenario.expected).toMatchObject({ outcome, isError: codeOrIsError });
+        expect(scenario.expected.outcome === 'returned' && scenario.expected.structuredContent).toEqual(structured ?? undefined);
+        expect(Object.hasOwn(scenario.expected, 'structuredContent')).toBe(structured !== undefined);
+      }
+    }
+  });
+
+  it('fails every real observation against a contrary expectation', () => {
+    for (const record of result.cases) {
+      for (const expected of contrary(record.expected)) {
+        expect(judge(expected, record.observed).verdict, `${record.id} vs ${JSON.stringify(expected)}`).toBe('fail');
+      }
+    }
+  });
+
+  it('gives byte-identical case data on a second run', async () => {
+    const again = await runMatrix(auditMatrix, auditMatrix.scenarios, { environment: result.environment });
+    expect(serializeResult(again)).toBe(serializeResult(result));
+  });
+});

@@ -1,0 +1,189 @@
+// The shipped command end to end: real process, real SDKs, files in a temporary folder.
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ResultFileSchema } from '../probe/domain.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const LAUNCHER = join(ROOT, 'probe', 'launch.mjs');
+const RECORDED = join(ROOT, 'results', 'recorded.json');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [LAUNCHER, ...args],
+      // CI is cleared unless a test sets it: the suite itself runs in CI, the person-at-a-keyboard
+      // behaviour (--update allowed) is what most of these tests need.
+      { cwd: ROOT, env: { ...process.env, CI: '', NO_COLOR: '', ...env } },
+      (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+let dir: string;
+let recorded: string;
+let out: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-'));
+  recorded = join(dir, 'recorded.json');
+  out = join(dir, 'latest.json');
+  copyFileSync(RECORDED, recorded);
+});
+
+function tamper(mutate: (json: { cases: { id: string; observed: Record<string, unknown> }[] }) => void): void {
+  const json = JSON.parse(readFileSync(recorded, 'utf8'));
+  mutate(json);
+  writeFileSync(recorded, `${JSON.stringify(json, null, 2)}\n`);
+}
+
+describe('mcp-sdk-probe', () => {
+  it('reproduces the audit: 13 passed, matches the committed recorded result, exit 0', async () => {
+    const run = await runCli(['--recorded', recorded, '--out', out]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Compared with');
+    expect(run.stdout).toContain('13 matched');
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('13 passed, 0 failed');
+    // The written case data is the recorded case data, byte for byte (environment aside).
+    const written = JSON.parse(readFileSync(out, 'utf8'));
+    const committed = JSON.parse(readFileSync(RECORDED, 'utf8'));
+    expect(JSON.stringify(written.cases, null, 2)).toBe(JSON.stringify(committed.cases, null, 2));
+  });
+
+  it('prints no colour when stdout is not a terminal', async () => {
+    const run = await runCli(['--recorded', recorded, '--out', out, '--case', 'v1/cold/*']);
+    expect(run.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it('exits 1 and names the case when the recorded observation differs', async () => {
+    tamper((json) => {
+      const record = json.cases.find((c) => c.id === 'v1/warm/error-off-schema')!;
+      record.observed = {
+        outcome: 'returned',
+        isError: true,
+        content: [],
+        structuredContent: { error: 'unavailable' },
+        serverSent: 'as-scenario',
+      };
+    });
+    const run = await runCli(['--recorded', recorded, '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('12 matched, 1 changed');
+    expect(run.stdout).toMatch(/changed v1\/warm\/error-off-schema\n\s+observed: returned isError structuredContent \{"error":"unavailable"\} → rejected McpError -32602/);
+    // Every case still passed its expectation; only the comparison failed.
+    expect(run.stdout).toContain('13 passed, 0 failed');
+  });
+
+  it('exits 1 on a stale recorded case', async () => {
+    tamper((json) => {
+      json.cases.push({ ...json.cases[0]!, id: 'v1/warm/retired-shape' });
+    });
+    const run = await runCli(['--recorded', recorded, '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('stale (recorded, no such case any more) v1/warm/retired-shape');
+  });
+
+  it('exits 1 when there is no recorded result, and says how to make one', async () => {
+    const run = await runCli(['--recorded', join(dir, 'none.json'), '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('every case is new. Record one with --update.');
+  });
+
+  it.each([
+    ['not JSON', '{"schemaVersion": 1,', /recorded\.json: not valid JSON/],
+    ['wrong schema version', null, /recorded\.json: not a valid result file: schemaVersion: /],
+    ['unknown outcome', null, /recorded\.json: not a valid result file: cases\[2\]\.observed\.outcome: /],
+  ])('exits 2 on a malformed recorded file (%s) and leaves it untouched', async (name, text, message) => {
+    if (text !== null) writeFileSync(recorded, text);
+    else if (name === 'wrong schema version') tamper((json) => Object.assign(json, { schemaVersion: 99 }));
+    else tamper((json) => Object.assign(json.cases[2]!.observed, { outcome: 'exploded' }));
+    const before = readFileSync(recorded);
+    const mtime = statSync(recorded).mtimeMs;
+
+    const run = await runCli(['--recorded', recorded, '--out', out, '--update']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).toContain(recorded);
+    expect(readFileSync(recorded)).toEqual(before);
+    expect(statSync(recorded).mtimeMs).toBe(mtime);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it.each([
+    [['--frobnicate'], /unknown option '--frobnicate'/],
+    [['--timeout', '0'], /--timeout takes a whole number of milliseconds above 0, got '0'/],
+    [['--timeout', 'soon'], /--timeout/],
+    [['stray'], /too many arguments/],
+    [['--case', 'no-such-case'], /--case no-such-case matches no case of matrix audit/],
+    [['--update', '--case', 'v1/*'], /--update records the whole matrix/],
+  ])('exits 2 with a one-line message on bad usage: %j', async (args, message) => {
+    const run = await runCli([...args, '--recorded', recorded, '--out', out]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses --update in CI and keeps the recorded file', async () => {
+    tamper((json) => Object.assign(json.cases[0]!.observed, { isError: true }));
+    const before = readFileSync(recorded);
+    const run = await runCli(['--recorded', recorded, '--out', out, '--update'], { CI: 'true' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--update .* refused when CI is set/);
+    expect(readFileSync(recorded)).toEqual(before);
+  });
+
+  it('--update rewrites the recorded result from the run, which then matches', async () => {
+    tamper((json) => Object.assign(json.cases[0]!.observed, { isError: true }));
+    const update = await runCli(['--recorded', recorded, '--out', out, '--update']);
+    expect(update.code).toBe(0);
+    expect(update.stdout).toContain('Recorded result rewritten');
+    expect(update.stdout).toContain('changed v1/warm/conforming-success');
+    expect(readFileSync(recorded, 'utf8')).toBe(readFileSync(out, 'utf8'));
+    const again = await runCli(['--recorded', recorded, '--out', out]);
+    expect(again.code).toBe(0);
+  });
+
+  it('--json prints a valid result file to stdout', async () => {
+    const run = await runCli(['--json', '--recorded', recorded, '--out', out]);
+    expect(run.code).toBe(0);
+    const result = ResultFileSchema.parse(JSON.parse(run.stdout));
+    expect(result.cases).toHaveLength(13);
+    expect(run.stdout).toBe(readFileSync(out, 'utf8'));
+    expect(run.stdout.endsWith('}\n')).toBe(true);
+    expect(run.stdout).not.toContain(ROOT);
+  });
+
+  it('--case runs a subset; unselected recorded cases are unchecked, not failures', async () => {
+    const run = await runCli(['--case', 'v2/*', '--case', 'cold', '--recorded', recorded, '--out', out]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('7 matched, 6 unchecked');
+    expect(run.stdout).toContain('7 passed, 0 failed');
+    expect(ResultFileSchema.parse(JSON.parse(readFileSync(out, 'utf8'))).cases.map((c) => c.id)).toEqual([
+      'v2/warm/conforming-success',
+      'v2/warm/off-schema-success',
+      'v2/warm/success-without-structured',
+      'v2/warm/error-text-only',
+      'v2/warm/error-off-schema',
+      'v2/warm/error-conforming',
+      'v1/cold/error-off-schema',
+    ]);
+  });
+
+  it('--help describes every flag and exits 0', async () => {
+    const run = await runCli(['--help']);
+    expect(run.code).toBe(0);
+    for (const flag of ['--json', '--out', '--case', '--timeout', '--recorded', '--update']) expect(run.stdout).toContain(flag);
+  });
+});

@@ -1,0 +1,30 @@
+// Small hand-made records for the pure functions' tests (no SDK involved).
+import type { CaseRecord, Observation, ResultFile } from '../probe/domain.ts';
+
+export function caseRecord(id: string, observed: Partial<Observation> = {}, fields: Partial<CaseRecord> = {}): CaseRecord {
+  return {
+    id,
+    client: 'v1',
+    clientPackage: '@modelcontextprotocol/sdk@1.32.2',
+    discovery: 'warm',
+    shape: id.split('/').at(-1) ?? id,
+    tool: { name: 't', inputSchema: { type: 'object' } },
+    result: { content: [] },
+    expected: { outcome: 'returned', isError: false },
+    observed: { outcome: 'returned', content: [], serverSent: 'as-scenario', ...observed } as Observation,
+    verdict: 'pass',
+    mismatches: [],
+    ...fields,
+  };
+}
+
+export function resultFile(cases: CaseRecord[]): ResultFile {
+  const passed = cases.filter((c) => c.verdict === 'pass').length;
+  return {
+    schemaVersion: 1,
+    matrix: { name: 'audit', title: 't', source: 's' },
+    environment: { node: 'v20', platform: 'linux', arch: 'x64', harness: 'mcp-sdk-probe@0.0.0', packages: {} },
+    cases,
+    summary: { passed, failed: cases.length - passed },
+  };
+}

@@ -1,0 +1,6 @@
+import { buildCli, bundleIsFresh, sourceStamp } from '../probe/build.mjs';
+
+export default async function setup(): Promise<void> {
+  const stamp = sourceStamp();
+  if (!bundleIsFresh(stamp)) await buildCli(stamp);
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { Expected, MismatchKind, Observation } from '../probe/domain.ts';
+import { judge } from '../probe/judge.ts';
+
+const text = [{ type: 'text', text: 'x' }];
+const returned = (fields: Partial<Extract<Observation, { outcome: 'returned' }>> = {}): Observation => ({
+  outcome: 'returned',
+  content: text,
+  serverSent: 'as-scenario',
+  ...fields,
+});
+const rejected = (code: number | string | null, name = 'McpError'): Observation => ({
+  outcome: 'rejected',
+  error: { name, code, message: 'm' },
+  serverSent: 'as-scenario',
+});
+const expectReturned = (fields: Partial<Extract<Expected, { outcome: 'returned' }>> = {}): Expected => ({
+  outcome: 'returned',
+  isError: false,
+  ...fields,
+});
+
+// [name, expected, observed, mismatch kinds]
+const table: [string, Expected, Observation, MismatchKind[]][] = [
+  ['same code', { outcome: 'rejected', code: -32602 }, rejected(-32602), []],
+  ['other code', { outcome: 'rejected', code: -32602 }, rejected(-32600), ['code']],
+  ['string code matches', { outcome: 'rejected', code: 'REQUEST_TIMEOUT' }, rejected('REQUEST_TIMEOUT', 'SdkError'), []],
+  ['number vs string code', { outcome: 'rejected', code: -32602 }, rejected('-32602'), ['code']],
+  ['no code at all', { outcome: 'rejected', code: -32602 }, rejected(null, 'TypeError'), ['code']],
+  ['returned where rejection expected', { outcome: 'rejected', code: -32602 }, returned(), ['outcome']],
+  ['rejected where return expected', expectReturned(), rejected(-32602), ['outcome']],
+  ['timeout where return expected', expectReturned(), { outcome: 'timeout', stage: 'call', afterMs: 10, serverSent: 'nothing' }, ['outcome']],
+  [
+    'crash where rejection expected',
+    { outcome: 'rejected', code: -32602 },
+    { outcome: 'crashed', stage: 'discover', error: { name: 'Error', code: null, message: 'boom' }, serverSent: 'nothing' },
+    ['outcome'],
+  ],
+  ['plain success', expectReturned(), returned(), []],
+  ['isError false equals absent', expectReturned({ isError: false }), returned({ isError: false }), []],
+  ['isError expected, absent', expectReturned({ isError: true }), returned(), ['isError']],
+  ['isError unexpected', expectReturned(), returned({ isError: true }), ['isError']],
+  ['structured equal', expectReturned({ structuredContent: { value: 7 } }), returned({ structuredContent: { value: 7 } }), []],
+  ['structured key order ignored', expectReturned({ structuredContent: { a: 1, b: 2 } }), returned({ structuredContent: { b: 2, a: 1 } }), []],
+  ['structured differs', expectReturned({ structuredContent: { value: 7 } }), returned({ structuredContent: { value: 8 } }), ['structuredContent']],
+  ['structured expected, absent', expectReturned({ structuredContent: { value: 7 } }), returned(), ['structuredContent']],
+  ['structured absent expected, present', expectReturned(), returned({ structuredContent: { value: 7 } }), ['structuredContent']],
+  ['null is not absent', expectReturned({ structuredContent: null }), returned(), ['structuredContent']],
+  ['absent is not null', expectReturned(), returned({ structuredContent: null }), ['structuredContent']],
+  ['0 is not false', expectReturned({ structuredContent: 0 }), returned({ structuredContent: false }), ['structuredContent']],
+  ['content equal', expectReturned({ content: text }), returned(), []],
+  ['content differs', expectReturned({ content: [{ type: 'text', text: 'y' }] }), returned(), ['content']],
+  ['content unchecked when not expected', expectReturned(), returned({ content: [] }), []],
+  ['several at once', expectReturned({ isError: true, structuredContent: { value: 0 } }), returned(), ['isError', 'structuredContent']],
+  ['altered by the fixture', expectReturned(), returned({ serverSent: { altered: { content: [] } } }), ['fixture-altered']],
+];
+
+describe('judge', () => {
+  it.each(table)('%s', (_name, expected, observed, kinds) => {
+    const { verdict, mismatches } = judge(expected, observed);
+    expect(mismatches.map((m) => m.kind)).toEqual(kinds);
+    expect(verdict).toBe(kinds.length === 0 ? 'pass' : 'fail');
+  });
+
+  it('reports the expected and observed values of a mismatch', () => {
+    expect(judge({ outcome: 'rejected', code: -32602 }, rejected(-32600)).mismatches).toEqual([
+      { kind: 'code', expected: -32602, observed: -32600 },
+    ]);
+  });
+});

@@ -1,0 +1,76 @@
+// Golden files for the terminal report (colour off, a fixed environment block: what varies between
+// machines is kept out so the golden compares only what the probe says). vitest never writes a missing
+// golden in CI, so a golden cannot be silently created there.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isCi, wantsColour } from '../probe/cli.ts';
+import { compareWithRecorded } from '../probe/compare.ts';
+import type { Environment, ResultFile } from '../probe/domain.ts';
+import { renderTerminalReport } from '../probe/render/terminal.ts';
+import { runMatrix } from '../probe/run.ts';
+import { auditMatrix } from '../scenarios/audit.ts';
+
+const environment: Environment = {
+  node: 'v20.0.0',
+  platform: 'linux',
+  arch: 'x64',
+  harness: 'mcp-sdk-probe@0.0.0',
+  packages: { '@modelcontextprotocol/sdk': '1.32.2', '@modelcontextprotocol/client': '2.4.0' },
+};
+
+describe('terminal report', () => {
+  let result: ResultFile;
+  beforeAll(async () => {
+    result = await runMatrix(auditMatrix, auditMatrix.scenarios, { environment });
+  });
+
+  it('renders the passing audit', async () => {
+    const report = renderTerminalReport({
+      result,
+      comparison: compareWithRecorded(result, result, { fullMatrix: true }),
+      recordedPath: 'results/recorded.json',
+      updatedRecorded: false,
+      writtenPath: 'results/latest.json',
+    });
+    await expect(report).toMatchFileSnapshot('golden/audit-pass.txt');
+  });
+
+  it('renders failures and changes', async () => {
+    // What a user sees when v2 starts validating isError results the way v1 does.
+    const flipped = auditMatrix.scenarios.map((s) =>
+      s.id === 'v2/warm/error-off-schema' ? { ...s, expected: { outcome: 'rejected' as const, code: -32602 } } : s,
+    );
+    const failing = await runMatrix({ ...auditMatrix, scenarios: flipped }, flipped, { environment });
+    const recorded = { ...result, cases: result.cases.filter((c) => c.id !== 'v1/cold/error-off-schema') };
+    const report = renderTerminalReport({
+      result: failing,
+      comparison: compareWithRecorded(recorded, failing, { fullMatrix: true }),
+      recordedPath: 'results/recorded.json',
+      updatedRecorded: false,
+      writtenPath: undefined,
+    });
+    await expect(report).toMatchFileSnapshot('golden/audit-fail.txt');
+  });
+});
+
+describe('environment switches', () => {
+  it.each([
+    [{}, true, true],
+    [{}, false, false],
+    [{ NO_COLOR: '1' }, true, false],
+    [{ NO_COLOR: '' }, true, true],
+  ])('colour with env %j on a tty=%s: %s', (env, stdoutIsTty, colour) => {
+    expect(wantsColour({ env, stdoutIsTty })).toBe(colour);
+  });
+
+  it.each([
+    [undefined, false],
+    ['', false],
+    ['false', false],
+    ['0', false],
+    ['true', true],
+    ['1', true],
+    ['woodpecker', true],
+  ])('CI=%j means CI: %s', (value, ci) => {
+    expect(isCi({ CI: value })).toBe(ci);
+  });
+});
