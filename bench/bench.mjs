@@ -1,0 +1,72 @@
+// `npm run bench`: the shipped command running the 13-case audit end to end, side by side with the floor
+// (bench/floor.mjs: the same 13 calls through the same SDKs, no harness). Runs alternate so machine noise
+// hits both alike; medians and their ratio are the result. A benchmark, not a test: it asserts nothing.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const TARGET_RATIO = 1.3;
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 5) {
+  console.error(`bench: --runs takes a whole number of at least 5, got '${values.runs}'`);
+  process.exit(2);
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-bench-'));
+const rssFile = join(scratch, 'rss');
+const subjects = {
+  floor: [join(ROOT, 'bench', 'floor.mjs')],
+  probe: [join(ROOT, 'probe', 'launch.mjs'), '--out', join(scratch, 'latest.json')],
+  // For reference only: the same CLI run from source through tsx, the loader the bundle avoids.
+  tsx: ['--import', 'tsx', join(ROOT, 'probe', 'main.ts'), '--out', join(scratch, 'latest.json')],
+};
+
+function timeOnce(args) {
+  const started = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, ['--import', join(ROOT, 'bench', 'rss.mjs'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_RSS_FILE: rssFile, NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (child.status !== 0) throw new Error(`${args[0]} exited ${child.status}: ${child.stderr || child.stdout}`);
+  return { ms, rssKb: Number(readFileSync(rssFile, 'utf8')) };
+}
+
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+try {
+  // The first run after a fresh clone (or a source change) bundles probe/ first; measured once, apart.
+  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
+  const firstRun = timeOnce(subjects.probe);
+  timeOnce(subjects.floor); // warm the file cache for both before measuring
+
+  const samples = { floor: [], probe: [], tsx: [] };
+  const order = ['floor', 'probe', 'tsx'];
+  for (let i = 0; i < runs; i++) {
+    for (const name of i % 2 ? [...order].reverse() : order) samples[name].push(timeOnce(subjects[name]));
+  }
+  const stats = Object.fromEntries(
+    Object.entries(samples).map(([name, xs]) => [name, { ms: median(xs.map((x) => x.ms)), rssMb: median(xs.map((x) => x.rssKb)) / 1024 }]),
+  );
+  const ratio = stats.probe.ms / stats.floor.ms;
+  const rssRatio = stats.probe.rssMb / stats.floor.rssMb;
+  const row = (label, s) => `${label.padEnd(56)} ${s.ms.toFixed(0).padStart(6)} ms  ${s.rssMb.toFixed(1).padStart(6)} MB`;
+  console.log(`13-case audit, ${runs} alternating runs each, node ${process.version}, medians (wall time, peak RSS)`);
+  console.log(row('floor: bench/floor.mjs (same 13 calls, no harness)', stats.floor));
+  console.log(row('probe: mcp-sdk-probe (probe/launch.mjs)', stats.probe));
+  console.log(row('reference: the same CLI from source through tsx', stats.tsx));
+  console.log(`ratio probe/floor: time ${ratio.toFixed(2)}x (target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'}), memory ${rssRatio.toFixed(2)}x; through tsx it would be ${(stats.tsx.ms / stats.floor.ms).toFixed(2)}x`);
+  console.log(`first run after a fresh clone (includes bundling probe/ with esbuild): ${firstRun.ms.toFixed(0)} ms`);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
