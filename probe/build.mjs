@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_BUNDLE = join(PROJECT_ROOT, 'dist', 'cli.mjs');
+/** The sweep's per-release worker (probe/sweep/worker.ts), a bundle of its own. */
+export const SWEEP_WORKER_BUNDLE = join(PROJECT_ROOT, 'dist', 'sweep-worker.mjs');
 const STAMP = join(PROJECT_ROOT, 'dist', 'cli.stamp');
 const SOURCE_DIRS = ['probe', 'scenarios'];
 
@@ -40,11 +42,12 @@ export async function buildCli(stamp = sourceStamp()) {
   mkdirSync(dirname(CLI_BUNDLE), { recursive: true });
   // Unique temporary names and renames: concurrent runs (the test suite spawns several) never see a
   // half-written bundle, and the stamp only appears once its bundle is in place.
-  const temporary = `${CLI_BUNDLE}.${process.pid}.tmp`;
+  const temporary = join(dirname(CLI_BUNDLE), `.build-${process.pid}`);
   try {
     await build({
-      entryPoints: [join(PROJECT_ROOT, 'probe', 'main.ts')],
-      outfile: temporary,
+      entryPoints: { cli: join(PROJECT_ROOT, 'probe', 'main.ts'), 'sweep-worker': join(PROJECT_ROOT, 'probe', 'sweep', 'worker.ts') },
+      outdir: temporary,
+      outExtension: { '.js': '.mjs' },
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -52,11 +55,12 @@ export async function buildCli(stamp = sourceStamp()) {
       packages: 'external',
       logLevel: 'error',
     });
-    renameSync(temporary, CLI_BUNDLE);
-    writeFileSync(`${STAMP}.${process.pid}.tmp`, stamp);
-    renameSync(`${STAMP}.${process.pid}.tmp`, STAMP);
+    renameSync(join(temporary, 'sweep-worker.mjs'), SWEEP_WORKER_BUNDLE);
+    renameSync(join(temporary, 'cli.mjs'), CLI_BUNDLE);
+    writeFileSync(join(temporary, 'stamp'), stamp);
+    renameSync(join(temporary, 'stamp'), STAMP);
   } finally {
-    rmSync(temporary, { force: true });
+    rmSync(temporary, { recursive: true, force: true });
   }
 }
 

@@ -34,6 +34,8 @@ export interface Comparison {
 export interface CompareOptions {
   /** Whether this run selected every case of its matrix (no `--case` filter). */
   readonly fullMatrix: boolean;
+  /** Fields not to compare (the client package, when another release runs on purpose). */
+  readonly ignore?: readonly ComparedField[];
 }
 
 export function compareWithRecorded(recorded: ResultFile | undefined, current: ResultFile, options: CompareOptions): Comparison {
@@ -46,7 +48,9 @@ export function compareWithRecorded(recorded: ResultFile | undefined, current: R
       entries.push({ kind: 'new', id: after.id });
       continue;
     }
-    const fields = COMPARED_FIELDS.filter((field) => !isDeepStrictEqual(previous[field], after[field]));
+    const fields = COMPARED_FIELDS.filter(
+      (field) => !options.ignore?.includes(field) && !isDeepStrictEqual(previous[field], after[field]),
+    );
     entries.push(fields.length === 0 ? { kind: 'matched', id: after.id } : { kind: 'changed', id: after.id, fields, before: previous, after });
   }
   for (const id of before.keys()) entries.push({ kind: options.fullMatrix ? 'stale' : 'unchecked', id });

@@ -7,4 +7,5 @@ process.exitCode = await main(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
   stdoutIsTty: process.stdout.isTTY === true,
+  stderrIsTty: process.stderr.isTTY === true,
 });

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { ResultFileSchema, type CaseRecord, type ResultFile } from './domain.ts';
 import { InputError } from './errors.ts';
 
-function sortKeys(value: unknown): unknown {
+export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
@@ -16,6 +16,23 @@ function sortKeys(value: unknown): unknown {
     );
   }
   return value;
+}
+
+/** A case record in reading order, its free JSON with sorted keys. */
+export function orderCaseRecord(record: CaseRecord): { [K in keyof CaseRecord]: unknown } {
+  return {
+    id: record.id,
+    client: record.client,
+    clientPackage: record.clientPackage,
+    discovery: record.discovery,
+    shape: record.shape,
+    verdict: record.verdict,
+    mismatches: sortKeys(record.mismatches),
+    expected: sortKeys(record.expected),
+    observed: sortKeys(record.observed),
+    result: sortKeys(record.result),
+    tool: sortKeys(record.tool),
+  };
 }
 
 /**
@@ -29,21 +46,7 @@ export function serializeResult(result: ResultFile): string {
     matrix: result.matrix,
     environment: { ...result.environment, packages: sortKeys(result.environment.packages) },
     summary: result.summary,
-    cases: result.cases.map(
-      (record): { [K in keyof CaseRecord]: unknown } => ({
-        id: record.id,
-        client: record.client,
-        clientPackage: record.clientPackage,
-        discovery: record.discovery,
-        shape: record.shape,
-        verdict: record.verdict,
-        mismatches: sortKeys(record.mismatches),
-        expected: sortKeys(record.expected),
-        observed: sortKeys(record.observed),
-        result: sortKeys(record.result),
-        tool: sortKeys(record.tool),
-      }),
-    ),
+    cases: result.cases.map(orderCaseRecord),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
@@ -88,22 +91,39 @@ export function readRecordedResult(path: string): RecordedRead {
   return { kind: 'found', result: parseResultText(text, path) };
 }
 
-export function parseResultText(text: string, path: string): ResultFile {
+/** Parses JSON text against a schema; anything wrong is an InputError naming the file and the field. */
+export function parseJsonFile<S extends z.ZodType>(text: string, path: string, schema: S, what: string): z.infer<S> {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     throw new InputError(`${path}: not valid JSON (${(error as Error).message})`);
   }
-  const parsed = ResultFileSchema.safeParse(json);
+  const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const [first] = parsed.error.issues;
-    throw new InputError(`${path}: not a valid result file: ${first ? describeIssue(first) : parsed.error.message}`);
+    throw new InputError(`${path}: not a valid ${what}: ${first ? describeIssue(first) : parsed.error.message}`);
   }
+  return parsed.data;
+}
+
+/** Reads a JSON file that must exist. */
+export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string): z.infer<S> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new InputError(`${path}: cannot read the ${what} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  return parseJsonFile(text, path, schema, what);
+}
+
+export function parseResultText(text: string, path: string): ResultFile {
+  const result = parseJsonFile(text, path, ResultFileSchema, 'result file');
   const seen = new Set<string>();
-  for (const [index, record] of parsed.data.cases.entries()) {
+  for (const [index, record] of result.cases.entries()) {
     if (seen.has(record.id)) throw new InputError(`${path}: not a valid result file: cases[${index}].id: ${record.id} appears twice`);
     seen.add(record.id);
   }
-  return parsed.data;
+  return result;
 }

@@ -1,8 +1,8 @@
 // Runs a matrix: every case gets its own fresh fixture server and client, one after another, and the
 // judgement of each observation is attached. The result is plain data for the renderers and the diff.
 import picomatch from 'picomatch';
-import { adapters } from './adapters/index.ts';
-import type { CaseRecord, Environment, Matrix, ResultFile, Scenario } from './domain.ts';
+import { adapters, type ClientAdapter } from './adapters/index.ts';
+import type { CaseRecord, ClientLine, Environment, Matrix, ResultFile, Scenario } from './domain.ts';
 import { RESULT_SCHEMA_VERSION } from './domain.ts';
 import { captureEnvironment } from './environment.ts';
 import { judge } from './judge.ts';
@@ -10,9 +10,17 @@ import { observe } from './observe.ts';
 
 export const DEFAULT_TIMEOUT_MS = 5000;
 
+/** The client a line's cases run against, when not the project's pinned one. */
+export interface ClientUnderTest {
+  readonly adapter: ClientAdapter;
+  /** `<package>@<label>`, as case records name it. */
+  readonly clientPackage: string;
+}
+
 export interface RunMatrixOptions {
   readonly timeoutMs?: number;
   readonly environment?: Environment;
+  readonly clients?: Partial<Record<ClientLine, ClientUnderTest>>;
 }
 
 /**
@@ -38,14 +46,17 @@ export async function runMatrix(matrix: Matrix, scenarios: readonly Scenario[], 
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const cases: CaseRecord[] = [];
   for (const scenario of scenarios) {
-    const adapter = adapters[scenario.client];
-    const observed = await observe(scenario, adapter, { timeoutMs });
+    const pinned = adapters[scenario.client];
+    const client = options.clients?.[scenario.client] ?? {
+      adapter: pinned,
+      clientPackage: `${pinned.packageName}@${environment.packages[pinned.packageName] ?? 'unknown'}`,
+    };
+    const observed = await observe(scenario, client.adapter, { timeoutMs });
     const { verdict, mismatches } = judge(scenario.expected, observed);
-    const clientVersion = environment.packages[adapter.packageName] ?? 'unknown';
     cases.push({
       id: scenario.id,
       client: scenario.client,
-      clientPackage: `${adapter.packageName}@${clientVersion}`,
+      clientPackage: client.clientPackage,
       discovery: scenario.discovery,
       shape: scenario.shape,
       tool: scenario.tool,

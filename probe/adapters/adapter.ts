@@ -3,6 +3,7 @@
 import type { ClientLine } from '../domain.ts';
 import type { FixtureTransport } from '../fixture-server.ts';
 import { HARNESS } from '../harness.ts';
+import { CLIENT_PACKAGES } from '../releases/spec.ts';
 
 export interface ConnectedClient {
   /** `tools/list`, which lets a client cache the tool's outputSchema validator. */
@@ -20,3 +21,31 @@ export interface ClientAdapter {
 }
 
 export const CLIENT_INFO = { name: HARNESS.name, version: HARNESS.version } as const;
+
+/**
+ * The part of a `Client` class the adapters use, as every release of both lines has it. Releases are
+ * loaded at run time (releases/cache.ts), so this is checked when a release loads, not at compile time.
+ */
+export interface AnyClient {
+  connect(transport: unknown, options?: unknown): Promise<void>;
+  listTools(params?: unknown): Promise<unknown>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+export type AnyClientClass = new (info: typeof CLIENT_INFO) => AnyClient;
+
+/** Throws when a loaded module does not export a usable `Client` class (an unloadable release). */
+export function clientClassOf(module: unknown, what: string): AnyClientClass {
+  const Client = (module as { Client?: unknown } | null)?.Client;
+  if (typeof Client !== 'function') throw new TypeError(`${what} does not export a Client class`);
+  for (const method of ['connect', 'listTools', 'callTool', 'close']) {
+    if (typeof (Client.prototype as Record<string, unknown>)[method] !== 'function') {
+      throw new TypeError(`${what}: Client has no ${method}() method`);
+    }
+  }
+  return Client as AnyClientClass;
+}
+
+export function packageNameOf(line: ClientLine): string {
+  return CLIENT_PACKAGES[line];
+}

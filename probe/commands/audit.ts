@@ -1,0 +1,99 @@
+// The default command: the audit matrix against the pinned clients, or against other releases of them
+// (--v1 / --v2), judged against the audit and compared with the recorded result.
+import { auditMatrix } from '../../scenarios/audit.ts';
+import { compareWithRecorded } from '../compare.ts';
+import type { ClientLine } from '../domain.ts';
+import { InputError } from '../errors.ts';
+import { exitCodeFor } from '../exit-code.ts';
+import { defaultCacheDir } from '../releases/cache.ts';
+import { loadClientUnderTest, resolveReleases } from '../releases/resolve.ts';
+import { renderTerminalReport } from '../render/terminal.ts';
+import { readRecordedResult, serializeResult, writeFileAtomic } from '../result-file.ts';
+import { runMatrix, selectScenarios, type ClientUnderTest } from '../run.ts';
+import { DEFAULT_OUT, DEFAULT_RECORDED, displayPath, isCi, paintFor, PROJECT_ROOT, resolveFrom, type CliIo } from './io.ts';
+
+export interface AuditOptions {
+  readonly json: boolean;
+  readonly out?: string;
+  readonly case: readonly string[];
+  readonly timeout: number;
+  readonly recorded?: string;
+  readonly update: boolean;
+  readonly v1?: string;
+  readonly v2?: string;
+  readonly prerelease: boolean;
+}
+
+async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Partial<Record<ClientLine, ClientUnderTest>>> {
+  const requests = (['v1', 'v2'] as const)
+    .filter((line) => options[line] !== undefined)
+    .map((line) => ({ line, flag: `--${line}`, text: options[line]! }));
+  if (requests.length === 0) return {};
+  const releases = await resolveReleases(requests, {
+    projectRoot: PROJECT_ROOT,
+    cacheDir: defaultCacheDir(PROJECT_ROOT, io.env),
+    cwd: io.cwd,
+    prerelease: options.prerelease,
+    warn: (message) => io.stderr(`warning: ${message}\n`),
+    onInstall: (count) => io.stderr(`installing ${count} client release${count === 1 ? '' : 's'} into the release cache…\n`),
+  });
+  const clients: Partial<Record<ClientLine, ClientUnderTest>> = {};
+  for (const request of requests) {
+    const chosen = releases.filter((r) => r.line === request.line);
+    if (chosen.length !== 1) {
+      throw new InputError(`${request.flag} ${request.text} names ${chosen.length} releases; the audit runs one per line (use the sweep command for ranges)`);
+    }
+    try {
+      clients[request.line] = await loadClientUnderTest(chosen[0]!);
+    } catch (error) {
+      throw new InputError(`${request.flag} ${request.text}: the release does not load (${(error as Error).message})`);
+    }
+  }
+  return clients;
+}
+
+export async function runAuditCommand(options: AuditOptions, io: CliIo): Promise<number> {
+  const recordedPath = resolveFrom(io, options.recorded, DEFAULT_RECORDED);
+  const outPath = resolveFrom(io, options.out, DEFAULT_OUT);
+  const otherReleases = options.v1 !== undefined || options.v2 !== undefined;
+  if (options.update && isCi(io.env)) {
+    // vitest's rule for snapshots: baselines are recorded on purpose by a person, never by CI.
+    throw new InputError('--update rewrites the recorded result and is refused when CI is set');
+  }
+  if (options.update && options.case.length > 0) throw new InputError('--update records the whole matrix; drop --case to use it');
+  if (options.update && otherReleases) throw new InputError('--update records the pinned clients; drop --v1/--v2 to use it');
+  const matrix = auditMatrix;
+  const scenarios = selectScenarios(matrix.scenarios, options.case);
+  if (scenarios.length === 0) {
+    throw new InputError(`--case ${options.case.join(', ')} matches no case of matrix ${matrix.name}; ids look like ${matrix.scenarios[0]?.id}`);
+  }
+  // Read (and validate) the recorded result before running anything, so bad input changes nothing.
+  const recorded = readRecordedResult(recordedPath);
+  const clients = await clientsUnderTest(options, io);
+
+  const result = await runMatrix(matrix, scenarios, { timeoutMs: options.timeout, clients });
+  const comparison = compareWithRecorded(recorded.kind === 'found' ? recorded.result : undefined, result, {
+    fullMatrix: scenarios.length === matrix.scenarios.length,
+    // Another release is expected to have another package label; what matters is whether it behaves
+    // like the pinned client the recorded result was made with.
+    ignore: otherReleases ? ['clientPackage'] : [],
+  });
+  const text = serializeResult(result);
+  writeFileAtomic(outPath, text);
+  if (options.update) writeFileAtomic(recordedPath, text);
+
+  if (options.json) io.stdout(text);
+  else {
+    io.stdout(
+      renderTerminalReport({
+        result,
+        comparison,
+        recordedPath: displayPath(recordedPath, io.cwd),
+        updatedRecorded: options.update,
+        writtenPath: displayPath(outPath, io.cwd),
+        paint: paintFor(io),
+      }),
+    );
+  }
+  return exitCodeFor({ result, comparison, updatedRecorded: options.update });
+}

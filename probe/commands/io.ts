@@ -1,0 +1,68 @@
+// What every command shares: the process's streams and environment (injected, so tests can drive the
+// CLI in-process), project paths, colour and CI detection.
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { styleText } from 'node:util';
+import { HARNESS } from '../harness.ts';
+import { NO_COLOUR, type Paint } from '../render/terminal.ts';
+
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly stdoutIsTty: boolean;
+  readonly stderrIsTty: boolean;
+}
+
+/** The nearest folder upward holding this project's package.json: from probe/commands/ or from dist/. */
+function findProjectRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    try {
+      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === HARNESS.name) return dir;
+    } catch {
+      // not here; keep walking up
+    }
+    if (dirname(dir) === dir) throw new Error(`cannot find the ${HARNESS.name} project folder above ${start}`);
+  }
+}
+
+export const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
+export const RESULTS_DIR = resolve(PROJECT_ROOT, 'results');
+export const DEFAULT_RECORDED = resolve(RESULTS_DIR, 'recorded.json');
+export const DEFAULT_OUT = resolve(RESULTS_DIR, 'latest.json');
+export const DEFAULT_SWEEP_OUT = resolve(RESULTS_DIR, 'sweep-latest.json');
+export const DEFAULT_SWEEP_BASELINE = resolve(RESULTS_DIR, 'sweep-baseline.json');
+
+/** `CI` as most CI systems set it ("true", "1"); unset, empty, "0" or "false" mean a person is at the keyboard. */
+export function isCi(env: CliIo['env']): boolean {
+  const value = env.CI?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}
+
+/** https://no-color.org: colour only on a terminal, and never when NO_COLOR is set to anything non-empty. */
+export function wantsColour(io: Pick<CliIo, 'env' | 'stdoutIsTty'>): boolean {
+  return io.stdoutIsTty && !io.env.NO_COLOR;
+}
+
+const COLOUR: Paint = {
+  pass: (text) => styleText('green', text),
+  fail: (text) => styleText('red', text),
+  dim: (text) => styleText('dim', text),
+  bold: (text) => styleText('bold', text),
+};
+
+export function paintFor(io: CliIo): Paint {
+  return wantsColour(io) ? COLOUR : NO_COLOUR;
+}
+
+/** Relative to the working folder when inside it, so reports read the same on every machine. */
+export function displayPath(path: string, cwd: string): string {
+  const shown = relative(cwd, path);
+  return shown && !shown.startsWith('..') && !isAbsolute(shown) ? shown : path;
+}
+
+export function resolveFrom(io: CliIo, path: string | undefined, fallback: string): string {
+  return path ? resolve(io.cwd, path) : fallback;
+}

@@ -1,0 +1,220 @@
+// The release cache: client releases installed on demand, each under an npm alias (`v1-1.33.0`), all
+// missing ones of a run in one `npm install --ignore-scripts` so shared dependencies install once.
+// Installed releases are reused by later runs and need no registry.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ClientLine } from '../domain.ts';
+import { InputError } from '../errors.ts';
+import { writeFileAtomic } from '../result-file.ts';
+import { CLIENT_ENTRY, CLIENT_PACKAGES } from './spec.ts';
+
+/** Where a release came from. `pinned` is the project's own install (results/recorded.json). */
+export type ReleaseSource = 'pinned' | 'registry' | 'tarball' | 'folder';
+
+/** A client release as results record it: no absolute paths. */
+export interface ReleaseIdentity {
+  readonly line: ClientLine;
+  readonly packageName: string;
+  /** The version in the release's own package.json. */
+  readonly version: string;
+  /** Stable label: the version for published releases, `<version>+local.<hash>` for local builds. */
+  readonly label: string;
+  readonly source: ReleaseSource;
+  /** npm's SRI hash of the package tarball; null for a folder (it has none). */
+  readonly integrity: string | null;
+}
+
+/** A release with where to load it from (absolute; never written into results). */
+export interface LoadableRelease extends ReleaseIdentity {
+  /** A module whose dynamic `import(specifier)` resolves inside the release's install. */
+  readonly loaderUrl: string | null;
+  readonly specifier: string;
+}
+
+const LOADER = 'export const load = (specifier) => import(specifier);\n';
+
+export function defaultCacheDir(projectRoot: string, env: Readonly<Record<string, string | undefined>>): string {
+  return env.MCP_SDK_PROBE_CACHE ? resolve(env.MCP_SDK_PROBE_CACHE) : join(projectRoot, '.cache', 'releases');
+}
+
+export function aliasFor(line: ClientLine, label: string): string {
+  return `${line}-${label.replace(/[^a-z0-9.+-]/gi, '-').replace('+', '-')}`;
+}
+
+interface CacheManifest {
+  name: string;
+  private: true;
+  description: string;
+  dependencies: Record<string, string>;
+}
+
+function readManifest(cacheDir: string): CacheManifest {
+  try {
+    return JSON.parse(readFileSync(join(cacheDir, 'package.json'), 'utf8')) as CacheManifest;
+  } catch {
+    return {
+      name: 'mcp-sdk-probe-release-cache',
+      private: true,
+      description: 'Client releases installed on demand by mcp-sdk-probe; safe to delete.',
+      dependencies: {},
+    };
+  }
+}
+
+function lockIntegrity(lockPath: string, installPath: string): string | null {
+  try {
+    const lock = JSON.parse(readFileSync(lockPath, 'utf8')) as { packages?: Record<string, { integrity?: string }> };
+    return lock.packages?.[installPath]?.integrity ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function installedVersion(dir: string, packageName: string): string | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+    return manifest.name === packageName ? manifest.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sha512(path: string): string {
+  return `sha512-${createHash('sha512').update(readFileSync(path)).digest('base64')}`;
+}
+
+export interface Wanted {
+  readonly line: ClientLine;
+  readonly version: string;
+}
+
+export interface InstallReport {
+  readonly installed: readonly string[];
+}
+
+function runNpmInstall(cacheDir: string): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(
+      'npm',
+      // Peer ranges differ across releases of one package; installing them side by side must not fail
+      // on that. Each release still gets its own regular dependencies (zod among them).
+      ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps', '--loglevel=error'],
+      { cwd: cacheDir, timeout: 15 * 60_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, _stdout, stderr) => {
+        if (!error) return resolvePromise();
+        const line = stderr.split('\n').find((l) => /npm error (code|404|notarget)/i.test(l)) ?? stderr.split('\n')[0] ?? error.message;
+        reject(new InputError(`installing client releases into ${cacheDir} failed: ${line.trim()}`));
+      },
+    );
+  });
+}
+
+export class ReleaseCache {
+  constructor(readonly dir: string) {}
+
+  private aliasDir(alias: string): string {
+    return join(this.dir, 'node_modules', alias);
+  }
+
+  /** Whether a published release is already installed here (no registry needed to use it). */
+  has(wanted: Wanted): boolean {
+    return installedVersion(this.aliasDir(aliasFor(wanted.line, wanted.version)), CLIENT_PACKAGES[wanted.line]) === wanted.version;
+  }
+
+  /** Installs every missing published release with one npm invocation; returns what it installed. */
+  async install(wanted: readonly Wanted[], onStart?: (count: number) => void): Promise<InstallReport> {
+    const missing = wanted.filter((w) => !this.has(w));
+    if (missing.length === 0) return { installed: [] };
+    onStart?.(missing.length);
+    mkdirSync(this.dir, { recursive: true });
+    const manifest = readManifest(this.dir);
+    for (const w of missing) manifest.dependencies[aliasFor(w.line, w.version)] = `npm:${CLIENT_PACKAGES[w.line]}@${w.version}`;
+    manifest.dependencies = Object.fromEntries(Object.entries(manifest.dependencies).sort(([a], [b]) => a.localeCompare(b)));
+    writeFileAtomic(join(this.dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    writeFileSync(join(this.dir, 'load.mjs'), LOADER);
+    await runNpmInstall(this.dir);
+    return { installed: missing.map((w) => `${w.line}@${w.version}`) };
+  }
+
+  published(wanted: Wanted): LoadableRelease {
+    const alias = aliasFor(wanted.line, wanted.version);
+    const packageName = CLIENT_PACKAGES[wanted.line];
+    if (installedVersion(this.aliasDir(alias), packageName) !== wanted.version) {
+      throw new InputError(`${packageName}@${wanted.version} is not installed in ${this.dir} and could not be installed`);
+    }
+    return {
+      line: wanted.line,
+      packageName,
+      version: wanted.version,
+      label: wanted.version,
+      source: 'registry',
+      integrity: lockIntegrity(join(this.dir, 'package-lock.json'), `node_modules/${alias}`),
+      loaderUrl: pathToFileURL(join(this.dir, 'load.mjs')).href,
+      specifier: [alias, CLIENT_ENTRY[wanted.line]].filter(Boolean).join('/'),
+    };
+  }
+
+  /**
+   * An unreleased build. A tarball is copied into the cache (so a later install does not depend on the
+   * original file) and installed like a release; a folder is used in place through a link, so its own
+   * node_modules serve its dependencies, as they would for an SDK maintainer's checkout.
+   */
+  async local(line: ClientLine, kind: 'tarball' | 'folder', userPath: string, flag: string): Promise<LoadableRelease> {
+    const packageName = CLIENT_PACKAGES[line];
+    if (!existsSync(userPath)) throw new InputError(`${flag} ${userPath}: no such file or folder`);
+    const isFile = statSync(userPath).isFile();
+    if ((kind === 'tarball') !== isFile) throw new InputError(`${flag} ${userPath}: expected ${kind === 'tarball' ? 'a .tgz file' : 'a package folder'}`);
+    if (kind === 'tarball') {
+      const integrity = sha512(userPath);
+      const hash = createHash('sha256').update(integrity).digest('hex').slice(0, 12);
+      mkdirSync(join(this.dir, 'tarballs'), { recursive: true });
+      const kept = join(this.dir, 'tarballs', `${hash}.tgz`);
+      if (!existsSync(kept)) copyFileSync(userPath, kept);
+      const alias = aliasFor(line, `tgz-${hash}`);
+      if (!existsSync(join(this.aliasDir(alias), 'package.json'))) {
+        mkdirSync(this.dir, { recursive: true });
+        const manifest = readManifest(this.dir);
+        manifest.dependencies[alias] = `file:tarballs/${hash}.tgz`;
+        writeFileAtomic(join(this.dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+        writeFileSync(join(this.dir, 'load.mjs'), LOADER);
+        await runNpmInstall(this.dir);
+      }
+      const version = installedVersion(this.aliasDir(alias), packageName);
+      if (!version) throw new InputError(`${flag} ${basename(userPath)}: the tarball does not contain ${packageName}`);
+      return {
+        line,
+        packageName,
+        version,
+        label: `${version}+local.${hash.slice(0, 8)}`,
+        source: 'tarball',
+        integrity,
+        loaderUrl: pathToFileURL(join(this.dir, 'load.mjs')).href,
+        specifier: [alias, CLIENT_ENTRY[line]].filter(Boolean).join('/'),
+      };
+    }
+    const folder = realpathSync(userPath);
+    const version = installedVersion(folder, packageName);
+    if (!version) throw new InputError(`${flag} ${userPath}: its package.json is not ${packageName}`);
+    const hash = createHash('sha256').update(folder).digest('hex').slice(0, 12);
+    const alias = aliasFor(line, `dir-${hash}`);
+    // Links live outside node_modules/, which npm prunes on every install.
+    const links = join(this.dir, 'links');
+    mkdirSync(join(links, 'node_modules'), { recursive: true });
+    writeFileSync(join(links, 'load.mjs'), LOADER);
+    rmSync(join(links, 'node_modules', alias), { force: true });
+    symlinkSync(folder, join(links, 'node_modules', alias), 'dir');
+    return {
+      line,
+      packageName,
+      version,
+      label: `${version}+local.${hash.slice(0, 8)}`,
+      source: 'folder',
+      integrity: null,
+      loaderUrl: pathToFileURL(join(links, 'load.mjs')).href,
+      specifier: [alias, CLIENT_ENTRY[line]].filter(Boolean).join('/'),
+    };
+  }
+}

@@ -1,0 +1,90 @@
+// From what the user typed to loadable client releases: parse, resolve against the registry (or the
+// cached version list), install what is missing in one npm invocation, and identify each release.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { adapters, clientClassOf, createAdapter } from '../adapters/index.ts';
+import type { ClientLine } from '../domain.ts';
+import { readInstalledPackage } from '../environment.ts';
+import type { ClientUnderTest } from '../run.ts';
+import { ReleaseCache, type LoadableRelease, type Wanted } from './cache.ts';
+import { compareReleases } from './order.ts';
+import { publishedVersions } from './registry.ts';
+import { CLIENT_PACKAGES, parseReleaseSpec, resolveRegistryQuery } from './spec.ts';
+
+export interface ReleaseRequest {
+  readonly line: ClientLine;
+  /** The flag it came from, for messages: `--v1`. */
+  readonly flag: string;
+  readonly text: string;
+}
+
+export interface ResolveContext {
+  readonly projectRoot: string;
+  readonly cacheDir: string;
+  /** Local paths (`--v1 ./sdk.tgz`) are relative to this folder. */
+  readonly cwd: string;
+  readonly prerelease: boolean;
+  readonly warn?: (message: string) => void;
+  readonly onInstall?: (count: number) => void;
+}
+
+/** The project's own install of a line's client: what results/recorded.json was recorded with. */
+export function pinnedRelease(line: ClientLine, projectRoot: string): LoadableRelease {
+  const packageName = CLIENT_PACKAGES[line];
+  const installed = readInstalledPackage(packageName, join(projectRoot, 'package.json'));
+  let integrity: string | null = null;
+  try {
+    const lock = JSON.parse(readFileSync(join(projectRoot, 'package-lock.json'), 'utf8')) as {
+      packages?: Record<string, { integrity?: string }>;
+    };
+    integrity = lock.packages?.[`node_modules/${packageName}`]?.integrity ?? null;
+  } catch {
+    // No lockfile: the integrity is unknown, which the result says.
+  }
+  return { line, packageName, version: installed.version, label: installed.version, source: 'pinned', integrity, loaderUrl: null, specifier: '' };
+}
+
+export async function resolveReleases(requests: readonly ReleaseRequest[], context: ResolveContext): Promise<LoadableRelease[]> {
+  const cache = new ReleaseCache(context.cacheDir);
+  const releases: LoadableRelease[] = [];
+  const wanted: Wanted[] = [];
+  const locals: { request: ReleaseRequest; kind: 'tarball' | 'folder'; path: string }[] = [];
+
+  for (const request of requests) {
+    const spec = parseReleaseSpec(request.flag, request.text);
+    if (spec.kind !== 'registry') {
+      locals.push({ request, kind: spec.kind, path: resolve(context.cwd, spec.path) });
+      continue;
+    }
+    const pinned = pinnedRelease(request.line, context.projectRoot);
+    let versions: string[];
+    if (spec.query.kind === 'exact' && (spec.query.version === pinned.version || cache.has({ line: request.line, version: spec.query.version }))) {
+      versions = [spec.query.version];
+    } else {
+      const { published, warning } = await publishedVersions(context.cacheDir, CLIENT_PACKAGES[request.line], request.flag);
+      if (warning) context.warn?.(warning);
+      versions = resolveRegistryQuery(request.flag, spec, published, { prerelease: context.prerelease });
+    }
+    for (const version of versions) {
+      if (version === pinned.version) releases.push(pinned);
+      else wanted.push({ line: request.line, version });
+    }
+  }
+
+  const unique = [...new Map(wanted.map((w) => [`${w.line}@${w.version}`, w])).values()];
+  await cache.install(unique, context.onInstall);
+  for (const w of unique) releases.push(cache.published(w));
+  for (const local of locals) releases.push(await cache.local(local.request.line, local.kind, local.path, local.request.flag));
+
+  const byKey = new Map(releases.map((r) => [`${r.line}@${r.label}`, r]));
+  return [...byKey.values()].sort(compareReleases);
+}
+
+/** Loads a release's `Client` into this module instance and wraps it in its line's adapter. */
+export async function loadClientUnderTest(release: LoadableRelease): Promise<ClientUnderTest> {
+  const clientPackage = `${release.packageName}@${release.label}`;
+  if (release.loaderUrl === null) return { adapter: adapters[release.line], clientPackage };
+  const { load } = (await import(release.loaderUrl)) as { load: (specifier: string) => Promise<unknown> };
+  const module = await load(release.specifier);
+  return { adapter: createAdapter[release.line](clientClassOf(module, clientPackage)), clientPackage };
+}

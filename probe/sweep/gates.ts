@@ -1,0 +1,136 @@
+// The sweep's regression gates, as pure functions: (1) every release against the recorded sweep baseline,
+// (2) the newest release of a line against the pinned client's recorded audit result.
+import { isDeepStrictEqual } from 'node:util';
+import semver from 'semver';
+import { z } from 'zod';
+import type { ClientLine, ResultFile } from '../domain.ts';
+import { compareReleases } from '../releases/order.ts';
+import { BehaviourSchema, behaviourOf, releaseKey, type Behaviour, type ReleaseRun, type SweepResult } from './model.ts';
+
+export const SweepBaselineSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    kind: z.literal('sweep-baseline'),
+    matrix: z.string(),
+    releases: z.array(
+      z
+        .object({
+          release: z.string(),
+          integrity: z.string().nullable(),
+          status: z.enum(['ran', 'failed']),
+          behaviours: z.record(z.string(), BehaviourSchema),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+export type SweepBaseline = z.infer<typeof SweepBaselineSchema>;
+type BaselineEntry = SweepBaseline['releases'][number];
+
+function baselineEntry(run: ReleaseRun): BaselineEntry {
+  return {
+    release: releaseKey(run.release),
+    integrity: run.release.integrity,
+    status: run.status,
+    behaviours: run.status === 'ran' ? Object.fromEntries(run.cases.map((c) => [c.id, behaviourOf(c.observed)])) : {},
+  };
+}
+
+/** The baseline a sweep records: per release, what each case did (error wording left out). */
+export function toBaseline(result: SweepResult): SweepBaseline {
+  return { schemaVersion: 1, kind: 'sweep-baseline', matrix: result.matrix.name, releases: result.releases.map(baselineEntry) };
+}
+
+/** `--update` on a partial sweep keeps the baseline's other releases: a sweep records what it ran. */
+export function mergeIntoBaseline(previous: SweepBaseline | undefined, result: SweepResult): SweepBaseline {
+  const entries = new Map((previous?.releases ?? []).map((entry) => [entry.release, entry]));
+  for (const run of result.releases) entries.set(releaseKey(run.release), baselineEntry(run));
+  const order = (key: string) => {
+    const [line = '', label = '0.0.0'] = key.split('@');
+    return { line, label, version: semver.valid(label) ?? '0.0.0' };
+  };
+  const sorted = [...entries.values()].sort((a, b) => compareReleases(order(a.release), order(b.release)));
+  return { ...toBaseline(result), releases: sorted };
+}
+
+export interface BehaviourChange {
+  readonly caseId: string;
+  readonly before: Behaviour | undefined;
+  readonly after: Behaviour | undefined;
+}
+
+export type BaselineComparison =
+  | { readonly kind: 'matched'; readonly release: string }
+  | {
+      readonly kind: 'changed';
+      readonly release: string;
+      readonly status?: { readonly before: string; readonly after: string };
+      readonly integrity?: { readonly before: string | null; readonly after: string | null };
+      readonly cases: readonly BehaviourChange[];
+    }
+  | { readonly kind: 'new'; readonly release: string }
+  | { readonly kind: 'unchecked'; readonly release: string };
+
+function behaviourChanges(before: Record<string, Behaviour>, after: Record<string, Behaviour>): BehaviourChange[] {
+  const ids = [...new Set([...Object.keys(after), ...Object.keys(before)])];
+  return ids.filter((id) => !isDeepStrictEqual(before[id], after[id])).map((caseId) => ({ caseId, before: before[caseId], after: after[caseId] }));
+}
+
+export function compareWithBaseline(baseline: SweepBaseline | undefined, result: SweepResult): BaselineComparison[] {
+  const recorded = new Map((baseline?.releases ?? []).map((entry) => [entry.release, entry]));
+  const entries: BaselineComparison[] = [];
+  for (const run of result.releases) {
+    const now = baselineEntry(run);
+    const before = recorded.get(now.release);
+    recorded.delete(now.release);
+    if (!before) {
+      entries.push({ kind: 'new', release: now.release });
+      continue;
+    }
+    const cases = behaviourChanges(before.behaviours, now.behaviours);
+    const status = before.status !== now.status ? { before: before.status, after: now.status } : undefined;
+    const integrity = before.integrity !== now.integrity ? { before: before.integrity, after: now.integrity } : undefined;
+    if (cases.length === 0 && !status && !integrity) entries.push({ kind: 'matched', release: now.release });
+    else entries.push({ kind: 'changed', release: now.release, cases, ...(status && { status }), ...(integrity && { integrity }) });
+  }
+  for (const release of recorded.keys()) entries.push({ kind: 'unchecked', release });
+  return entries;
+}
+
+export type PinnedComparison =
+  | { readonly line: ClientLine; readonly kind: 'same'; readonly release: string; readonly pinned: string }
+  | { readonly line: ClientLine; readonly kind: 'differs'; readonly release: string; readonly pinned: string; readonly cases: readonly BehaviourChange[] }
+  | { readonly line: ClientLine; readonly kind: 'did-not-run'; readonly release: string; readonly pinned: string };
+
+/**
+ * The newest release of each gated line against the pinned client's recorded audit result: "does the
+ * newest release treat these results differently from the one we pinned?"
+ */
+export function compareNewestWithPinned(recorded: ResultFile, result: SweepResult, lines: readonly ClientLine[]): PinnedComparison[] {
+  return lines.flatMap((line): PinnedComparison[] => {
+    const runs = result.releases.filter((run) => run.release.line === line);
+    const newest = runs.at(-1);
+    if (!newest) return [];
+    const pinnedCases = recorded.cases.filter((c) => c.client === line);
+    const pinned = pinnedCases[0]?.clientPackage ?? `${line} (not in the recorded result)`;
+    const release = releaseKey(newest.release);
+    if (newest.status !== 'ran') return [{ line, kind: 'did-not-run', release, pinned }];
+    const before = Object.fromEntries(pinnedCases.map((c) => [c.id, behaviourOf(c.observed)]));
+    const after = Object.fromEntries(newest.cases.map((c) => [c.id, behaviourOf(c.observed)]));
+    const cases = behaviourChanges(before, after);
+    return [cases.length === 0 ? { line, kind: 'same', release, pinned } : { line, kind: 'differs', release, pinned, cases }];
+  });
+}
+
+export interface SweepExitInput {
+  readonly baseline: readonly BaselineComparison[];
+  readonly pinned: readonly PinnedComparison[];
+  /** `--update` just recorded this sweep as the baseline. */
+  readonly updatedBaseline: boolean;
+}
+
+export function sweepExitCode({ baseline, pinned, updatedBaseline }: SweepExitInput): 0 | 1 {
+  if (!updatedBaseline && baseline.some((entry) => entry.kind === 'changed')) return 1;
+  if (pinned.some((entry) => entry.kind !== 'same')) return 1;
+  return 0;
+}

@@ -1,0 +1,151 @@
+// The sweep's data: per release, what every case did; derived from that, change points. Schemas here
+// because sweep results are read back from files (merge, baselines).
+import { isDeepStrictEqual } from 'node:util';
+import { z } from 'zod';
+import {
+  CaseRecordSchema,
+  ClientLineSchema,
+  EnvironmentSchema,
+  ErrorInfoSchema,
+  JsonValueSchema,
+  type JsonValue,
+  type Observation,
+} from '../domain.ts';
+
+export const ReleaseIdentitySchema = z
+  .object({
+    line: ClientLineSchema,
+    packageName: z.string(),
+    version: z.string(),
+    label: z.string(),
+    source: z.enum(['pinned', 'registry', 'tarball', 'folder']),
+    integrity: z.string().nullable(),
+  })
+  .strict();
+
+export const ReleaseRunSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ran'), release: ReleaseIdentitySchema, cases: z.array(CaseRecordSchema) }).strict(),
+  z
+    .object({
+      status: z.literal('failed'),
+      release: ReleaseIdentitySchema,
+      // load: the client module would not load; run: the cases threw outside any case; timeout: the
+      // release's worker did not finish in time and was stopped.
+      stage: z.enum(['load', 'run', 'timeout']),
+      error: ErrorInfoSchema,
+    })
+    .strict(),
+]);
+export type ReleaseRun = z.infer<typeof ReleaseRunSchema>;
+
+/** What a case did, without the wording of error messages (which changes between releases). */
+export const BehaviourSchema = z.record(z.string(), JsonValueSchema);
+export type Behaviour = z.infer<typeof BehaviourSchema>;
+
+export function behaviourOf(observed: Observation): Behaviour {
+  switch (observed.outcome) {
+    case 'returned': {
+      const behaviour: Behaviour = { outcome: 'returned', isError: observed.isError === true };
+      if (Object.hasOwn(observed, 'structuredContent')) behaviour.structuredContent = observed.structuredContent as JsonValue;
+      if (observed.content !== undefined) behaviour.content = observed.content;
+      return behaviour;
+    }
+    case 'rejected':
+      return { outcome: 'rejected', code: observed.error.code, name: observed.error.name };
+    case 'timeout':
+      return { outcome: 'timeout', stage: observed.stage };
+    case 'crashed':
+      return { outcome: 'crashed', stage: observed.stage, name: observed.error.name, code: observed.error.code };
+  }
+}
+
+export function describeBehaviour(behaviour: Behaviour | undefined): string {
+  if (!behaviour) return '—';
+  switch (behaviour.outcome) {
+    case 'returned':
+      return behaviour.isError ? 'returned isError' : 'returned';
+    case 'rejected':
+      return `rejected ${behaviour.code ?? behaviour.name}`;
+    default:
+      return `${String(behaviour.outcome)} (${String(behaviour.stage)})`;
+  }
+}
+
+export const ChangePointSchema = z
+  .object({
+    caseId: z.string(),
+    /** The last release (label) that behaved the old way, and the first that behaves the new way. */
+    through: z.string(),
+    from: z.string(),
+    before: BehaviourSchema,
+    after: BehaviourSchema,
+  })
+  .strict();
+export type ChangePoint = z.infer<typeof ChangePointSchema>;
+
+export const SWEEP_SCHEMA_VERSION = 1;
+
+export const SweepResultSchema = z
+  .object({
+    schemaVersion: z.literal(SWEEP_SCHEMA_VERSION),
+    kind: z.literal('sweep'),
+    matrix: z.object({ name: z.string(), title: z.string(), source: z.string() }).strict(),
+    environment: EnvironmentSchema,
+    /** The releases asked for, as typed, and every release they resolved to (`line@label`), in order. */
+    request: z.object({ v1: z.string().nullable(), v2: z.string().nullable(), prerelease: z.boolean() }).strict(),
+    plan: z.array(z.string()),
+    /** Present only in a shard's output; `merge` removes it. */
+    shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).strict().optional(),
+    releases: z.array(ReleaseRunSchema),
+    changePoints: z.array(ChangePointSchema),
+    summary: z
+      .object({
+        releases: z.number().int().nonnegative(),
+        failedReleases: z.number().int().nonnegative(),
+        cases: z.number().int().nonnegative(),
+        passed: z.number().int().nonnegative(),
+        failed: z.number().int().nonnegative(),
+      })
+      .strict(),
+  })
+  .strict();
+export type SweepResult = z.infer<typeof SweepResultSchema>;
+
+export function releaseKey(release: { line: string; label: string }): string {
+  return `${release.line}@${release.label}`;
+}
+
+/**
+ * For each case, the releases at which its behaviour changed, walking the releases that ran in order.
+ * Releases that failed to load are skipped: they say nothing about a case's behaviour.
+ */
+export function changePoints(releases: readonly ReleaseRun[]): ChangePoint[] {
+  const last = new Map<string, { label: string; behaviour: Behaviour }>();
+  const points: ChangePoint[] = [];
+  for (const run of releases) {
+    if (run.status !== 'ran') continue;
+    for (const record of run.cases) {
+      const behaviour = behaviourOf(record.observed);
+      const previous = last.get(record.id);
+      if (previous && !isDeepStrictEqual(previous.behaviour, behaviour)) {
+        points.push({ caseId: record.id, through: previous.label, from: run.release.label, before: previous.behaviour, after: behaviour });
+      }
+      last.set(record.id, { label: run.release.label, behaviour });
+    }
+  }
+  const order = new Map<string, number>();
+  for (const run of releases) if (run.status === 'ran') for (const c of run.cases) if (!order.has(c.id)) order.set(c.id, order.size);
+  return points.sort((a, b) => (order.get(a.caseId) ?? 0) - (order.get(b.caseId) ?? 0));
+}
+
+export function summarize(releases: readonly ReleaseRun[]): SweepResult['summary'] {
+  const cases = releases.flatMap((run) => (run.status === 'ran' ? run.cases : []));
+  const passed = cases.filter((c) => c.verdict === 'pass').length;
+  return {
+    releases: releases.length,
+    failedReleases: releases.filter((run) => run.status === 'failed').length,
+    cases: cases.length,
+    passed,
+    failed: cases.length - passed,
+  };
+}
