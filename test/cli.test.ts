@@ -1,33 +1,10 @@
 // The shipped command end to end: real process, real SDKs, files in a temporary folder.
-import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ResultFileSchema } from '../probe/domain.ts';
-
-const ROOT = resolve(import.meta.dirname, '..');
-const LAUNCHER = join(ROOT, 'probe', 'launch.mjs');
-const RECORDED = join(ROOT, 'results', 'recorded.json');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [LAUNCHER, ...args],
-      // CI is cleared unless a test sets it: the suite itself runs in CI, the person-at-a-keyboard
-      // behaviour (--update allowed) is what most of these tests need.
-      { cwd: ROOT, env: { ...process.env, CI: '', NO_COLOR: '', ...env } },
-      (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+import { RECORDED, ROOT, runCli } from './helpers/cli.ts';
 
 let dir: string;
 let recorded: string;

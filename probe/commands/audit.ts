@@ -34,6 +34,7 @@ async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Parti
     cacheDir: defaultCacheDir(PROJECT_ROOT, io.env),
     cwd: io.cwd,
     prerelease: options.prerelease,
+    onePerLine: true,
     warn: (message) => io.stderr(`warning: ${message}\n`),
     onInstall: (count) => io.stderr(`installing ${count} client release${count === 1 ? '' : 's'} into the release cache…\n`),
   });

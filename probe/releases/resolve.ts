@@ -1,11 +1,13 @@
 // From what the user typed to loadable client releases: parse, resolve against the registry (or the
 // cached version list), install what is missing in one npm invocation, and identify each release.
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { adapters, clientClassOf, createAdapter } from '../adapters/index.ts';
 import type { ClientLine } from '../domain.ts';
 import { readInstalledPackage } from '../environment.ts';
 import type { ClientUnderTest } from '../run.ts';
+import { InputError } from '../errors.ts';
 import { ReleaseCache, type LoadableRelease, type Wanted } from './cache.ts';
 import { compareReleases } from './order.ts';
 import { publishedVersions } from './registry.ts';
@@ -24,6 +26,8 @@ export interface ResolveContext {
   /** Local paths (`--v1 ./sdk.tgz`) are relative to this folder. */
   readonly cwd: string;
   readonly prerelease: boolean;
+  /** The caller runs one release per line: more is an error, raised before anything installs. */
+  readonly onePerLine?: boolean;
   readonly warn?: (message: string) => void;
   readonly onInstall?: (count: number) => void;
 }
@@ -53,7 +57,7 @@ export async function resolveReleases(requests: readonly ReleaseRequest[], conte
   for (const request of requests) {
     const spec = parseReleaseSpec(request.flag, request.text);
     if (spec.kind !== 'registry') {
-      locals.push({ request, kind: spec.kind, path: resolve(context.cwd, spec.path) });
+      locals.push({ request, kind: spec.kind, path: resolve(context.cwd, spec.path.replace(/^~(?=[/\\])/, homedir())) });
       continue;
     }
     const pinned = pinnedRelease(request.line, context.projectRoot);
@@ -64,6 +68,9 @@ export async function resolveReleases(requests: readonly ReleaseRequest[], conte
       const { published, warning } = await publishedVersions(context.cacheDir, CLIENT_PACKAGES[request.line], request.flag);
       if (warning) context.warn?.(warning);
       versions = resolveRegistryQuery(request.flag, spec, published, { prerelease: context.prerelease });
+    }
+    if (context.onePerLine && versions.length !== 1) {
+      throw new InputError(`${request.flag} ${request.text} names ${versions.length} releases; the audit runs one per line (use the sweep command for ranges)`);
     }
     for (const version of versions) {
       if (version === pinned.version) releases.push(pinned);

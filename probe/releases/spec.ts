@@ -19,7 +19,7 @@ export type RegistryQuery =
   | { readonly kind: 'span'; readonly from: string; readonly to: string }
   | { readonly kind: 'range'; readonly range: string };
 
-const LOCAL_PATH = /^(\.{1,2}([/\\]|$)|[/\\~]|[A-Za-z]:[/\\])/;
+const LOCAL_PATH = /^(\.{1,2}([/\\]|$)|[/\\]|~[/\\]|[A-Za-z]:[/\\])/;
 
 function endPoint(flag: string, text: string, value: string): string {
   if (value === 'latest') return value;
