@@ -10,10 +10,25 @@ import { parseArgs } from 'node:util';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TARGET_RATIO = 1.3;
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '10' },
+    'sweep-runs': { type: 'string', default: '3' },
+    only: { type: 'string' },
+  },
+});
 const runs = Number(values.runs);
+const sweepRuns = Number(values['sweep-runs']);
 if (!Number.isInteger(runs) || runs < 5) {
   console.error(`bench: --runs takes a whole number of at least 5, got '${values.runs}'`);
+  process.exit(2);
+}
+if (!Number.isInteger(sweepRuns) || sweepRuns < 1) {
+  console.error(`bench: --sweep-runs takes a whole number of at least 1, got '${values['sweep-runs']}'`);
+  process.exit(2);
+}
+if (values.only !== undefined && !['audit', 'sweep'].includes(values.only)) {
+  console.error(`bench: --only takes audit or sweep, got '${values.only}'`);
   process.exit(2);
 }
 
@@ -26,12 +41,13 @@ const subjects = {
   tsx: ['--import', 'tsx', join(ROOT, 'probe', 'main.ts'), '--out', join(scratch, 'latest.json')],
 };
 
-function timeOnce(args) {
+function timeOnce(args, env = {}) {
   const started = process.hrtime.bigint();
   const child = spawnSync(process.execPath, ['--import', join(ROOT, 'bench', 'rss.mjs'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, BENCH_RSS_FILE: rssFile, NO_COLOR: '1' },
+    env: { ...process.env, BENCH_RSS_FILE: rssFile, NO_COLOR: '1', ...env },
     encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (child.status !== 0) throw new Error(`${args[0]} exited ${child.status}: ${child.stderr || child.stdout}`);
@@ -44,7 +60,7 @@ const median = (xs) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-try {
+function benchAudit() {
   // The first run after a fresh clone (or a source change) bundles probe/ first; measured once, apart.
   rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
   const firstRun = timeOnce(subjects.probe);
@@ -67,6 +83,35 @@ try {
   console.log(row('reference: the same CLI from source through tsx', stats.tsx));
   console.log(`ratio probe/floor: time ${ratio.toFixed(2)}x (target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'}), memory ${rssRatio.toFixed(2)}x; through tsx it would be ${(stats.tsx.ms / stats.floor.ms).toFixed(2)}x`);
   console.log(`first run after a fresh clone (includes bundling probe/ with esbuild): ${firstRun.ms.toFixed(0)} ms`);
+}
+
+const SWEEP_TARGET_MS = 30_000;
+const SWEEP = ['sweep', '--v1', '1.10.0..latest', '--v2', '2.0.0..latest', '--baseline', join(scratch, 'none.json')];
+
+function benchSweep() {
+  // Cold: an empty release cache, so every release installs, in the one npm invocation a sweep makes.
+  // npm's own download cache (~/.npm) is left alone: a second machine run would have it warm too.
+  const coldCache = join(scratch, 'release-cache');
+  const cold = timeOnce([subjects.probe[0], ...SWEEP, '--out', join(scratch, 'cold.json')], { MCP_SDK_PROBE_CACHE: coldCache });
+  const releases = JSON.parse(readFileSync(join(scratch, 'cold.json'), 'utf8')).releases.length;
+  const samples = { 2: [], 1: [] };
+  for (let i = 0; i < sweepRuns; i++) {
+    for (const jobs of i % 2 ? [1, 2] : [2, 1]) {
+      samples[jobs].push(timeOnce([subjects.probe[0], ...SWEEP, '--jobs', String(jobs), '--out', join(scratch, 'warm.json')], { MCP_SDK_PROBE_CACHE: coldCache }));
+    }
+  }
+  const two = median(samples[2].map((x) => x.ms));
+  const one = median(samples[1].map((x) => x.ms));
+  console.log(`\nsweep of v1 1.10.0..latest and v2 2.0.0..latest: ${releases} releases, ${sweepRuns} alternating warm runs each, medians`);
+  console.log(`cold (empty release cache, one npm install of every release, then the sweep): ${(cold.ms / 1000).toFixed(1)} s`);
+  console.log(`warm, 2 workers: ${(two / 1000).toFixed(1)} s (${(two / releases).toFixed(0)} ms per release; target < ${SWEEP_TARGET_MS / 1000} s: ${two < SWEEP_TARGET_MS ? 'met' : 'MISSED'})`);
+  console.log(`warm, 1 worker:  ${(one / 1000).toFixed(1)} s (${(one / releases).toFixed(0)} ms per release)`);
+  console.log(`speed-up from both cores: ${(one / two).toFixed(2)}x`);
+}
+
+try {
+  if (values.only !== 'sweep') benchAudit();
+  if (values.only !== 'audit') benchSweep();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

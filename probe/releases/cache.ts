@@ -101,7 +101,19 @@ function runNpmInstall(cacheDir: string): Promise<void> {
       'npm',
       // Peer ranges differ across releases of one package; installing them side by side must not fail
       // on that. Each release still gets its own regular dependencies (zod among them).
-      ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps', '--loglevel=error'],
+      [
+        'install',
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+        '--legacy-peer-deps',
+        '--prefer-offline',
+        // An unreachable registry should fail the install in seconds, not after npm's default minutes of retries.
+        '--fetch-retries=1',
+        '--fetch-retry-mintimeout=1000',
+        '--fetch-retry-maxtimeout=5000',
+        '--loglevel=error',
+      ],
       { cwd: cacheDir, timeout: 15 * 60_000, maxBuffer: 64 * 1024 * 1024 },
       (error, _stdout, stderr) => {
         if (!error) return resolvePromise();
@@ -131,11 +143,19 @@ export class ReleaseCache {
     onStart?.(missing.length);
     mkdirSync(this.dir, { recursive: true });
     const manifest = readManifest(this.dir);
+    const before = JSON.stringify(manifest, null, 2);
     for (const w of missing) manifest.dependencies[aliasFor(w.line, w.version)] = `npm:${CLIENT_PACKAGES[w.line]}@${w.version}`;
     manifest.dependencies = Object.fromEntries(Object.entries(manifest.dependencies).sort(([a], [b]) => a.localeCompare(b)));
     writeFileAtomic(join(this.dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     writeFileSync(join(this.dir, 'load.mjs'), LOADER);
-    await runNpmInstall(this.dir);
+    try {
+      await runNpmInstall(this.dir);
+    } catch (error) {
+      // Leave the cache's manifest as it was, so it never lists a release that is not installed.
+      writeFileAtomic(join(this.dir, 'package.json'), `${before}\n`);
+      const names = missing.map((w) => `${CLIENT_PACKAGES[w.line]}@${w.version}`).join(', ');
+      throw new InputError(`cannot install ${names} (not in the release cache ${this.dir}): ${(error as Error).message.replace(/^.*failed: /, '')}`);
+    }
     return { installed: missing.map((w) => `${w.line}@${w.version}`) };
   }
 

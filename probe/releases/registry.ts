@@ -23,7 +23,9 @@ function npmView(packageName: string): Promise<PublishedVersions> {
   return new Promise((resolve, reject) => {
     execFile(
       'npm',
-      ['view', packageName, 'versions', 'dist-tags', '--json'],
+      // Few, short retries: an unreachable registry falls back to the cached list in seconds, not after
+      // npm's default minute of retries.
+      ['view', packageName, 'versions', 'dist-tags', '--json', '--fetch-retries=1', '--fetch-retry-mintimeout=1000', '--fetch-retry-maxtimeout=5000'],
       { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error) return reject(new Error(stderr.trim().split('\n').find((line) => line.includes('error')) ?? error.message));
