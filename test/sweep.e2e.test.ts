@@ -1,12 +1,14 @@
 // Sweeps over real published releases. Installing them is the one thing in the suite that talks to the
 // npm registry; installed releases are reused from the cache (.cache/releases) on later runs. All
 // sweeps live in this one file so no two npm installs share the cache at once.
+import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ResultFileSchema } from '../probe/domain.ts';
 import { SweepResultSchema, type SweepResult } from '../probe/sweep/model.ts';
-import { RECORDED, runCli } from './helpers/cli.ts';
+import { RECORDED, ROOT, runCli } from './helpers/cli.ts';
 
 // v1 1.11.4 is where the v1 client started checking structuredContent against outputSchema (found by
 // this project's full sweep, results/sweep-baseline.json); 1.11.3..1.11.4 are the two releases around it.
@@ -90,6 +92,30 @@ describe('sweep over real releases', () => {
     expect(v1?.release.label).toMatch(/^9\.9\.9\+local\.[0-9a-f]{8}$/);
     expect(v2).toMatchObject({ status: 'ran', release: { label: '2.4.0' } });
     expect(result.summary).toMatchObject({ releases: 2, failedReleases: 1 });
+  });
+
+  it('runs an unreleased build from a packed tarball', async () => {
+    // Pack the project's own pinned v1 client, as an SDK maintainer would pack a change before release.
+    const packed = await new Promise<string>((done, fail) =>
+      execFile('npm', ['pack', join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk'), '--pack-destination', dir, '--ignore-scripts', '--silent'], (error, stdout) =>
+        error ? fail(error) : done(join(dir, stdout.trim().split('\n').at(-1)!)),
+      ),
+    );
+    const run = await runCli(['--v1', packed, '--json', '--out', join(dir, 'tgz.json')]);
+    expect(run.code).toBe(0);
+    const result = ResultFileSchema.parse(JSON.parse(run.stdout));
+    expect(result.summary).toEqual({ passed: 13, failed: 0 });
+    const v1 = result.cases.find((c) => c.client === 'v1');
+    expect(v1?.clientPackage).toMatch(/^@modelcontextprotocol\/sdk@1\.32\.2\+local\.[0-9a-f]{8}$/);
+  });
+
+  it('runs an unreleased build from a package folder, in place', async () => {
+    const folder = join(ROOT, 'node_modules', '@modelcontextprotocol', 'client');
+    const run = await runCli(['sweep', '--v2', folder, '--json', '--out', join(dir, 'folder.json'), '--baseline', join(dir, 'none.json')]);
+    expect(run.code).toBe(0);
+    const [release] = SweepResultSchema.parse(JSON.parse(run.stdout)).releases;
+    expect(release).toMatchObject({ status: 'ran', release: { source: 'folder', version: '2.4.0', integrity: null } });
+    expect(release?.status === 'ran' && release.cases.every((c) => c.verdict === 'pass')).toBe(true);
   });
 
   it('exits 1 when a release behaves differently from the recorded baseline, naming it', async () => {
