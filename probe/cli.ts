@@ -41,7 +41,7 @@ function reportOptions(command: Command, defaultOut: string): Command {
 
 type Action = () => Promise<number>;
 
-function buildProgram(io: CliIo, setAction: (action: Action) => void): Command {
+function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Action) => void): Command {
   const program = new Command(HARNESS.name)
     .description(
       'Run the 13-case isError/outputSchema audit against the pinned MCP TypeScript SDK clients (or other ' +
@@ -49,8 +49,9 @@ function buildProgram(io: CliIo, setAction: (action: Action) => void): Command {
     )
     .version(HARNESS.version)
     .enablePositionalOptions()
-    .option('--json', 'print the result JSON to stdout instead of the table', false)
-    .option('--out <file>', 'write the result JSON to this file (default: results/latest.json)')
+    .option('--format <format>', 'table (default), json, markdown (evidence for a bug report) or junit (for CI)')
+    .option('--json', 'the same as --format json', false)
+    .option('--out <file>', 'write the output here: the result JSON (table, json; default results/latest.json) or the document (markdown, junit; default stdout)')
     .addOption(
       new Option('--case <pattern>', 'run only matching cases: a glob over ids (v2/*, */cold, **/error-*) or a word (off-schema); repeatable')
         .argParser(collect)
@@ -63,7 +64,7 @@ function buildProgram(io: CliIo, setAction: (action: Action) => void): Command {
     .option('--v2 <release>', 'run v2 cases with this @modelcontextprotocol/client release: a version, latest, a .tgz or a package folder')
     .option('--prerelease', 'let latest and ranges resolve to prereleases', false)
     .allowExcessArguments(false)
-    .action(() => setAction(() => runAuditCommand(program.opts<AuditOptions>(), io)));
+    .action(() => setAction(() => runAuditCommand(program.opts<AuditOptions>(), io, argv)));
 
   const sweep = program
     .command('sweep')
@@ -92,7 +93,7 @@ function buildProgram(io: CliIo, setAction: (action: Action) => void): Command {
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   let action: Action | undefined;
-  const program = buildProgram(io, (chosen) => {
+  const program = buildProgram(io, argv, (chosen) => {
     action = chosen;
   });
   for (const command of [program, ...program.commands]) {

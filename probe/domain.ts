@@ -52,7 +52,8 @@ export const ExpectedSchema = z.discriminatedUnion('outcome', [
   z
     .object({
       outcome: z.literal('rejected'),
-      code: z.union([z.number().int(), z.string()]),
+      // Absent: any thrown error will do (a user's `--expect rejected`).
+      code: z.union([z.number().int(), z.string()]).optional(),
     })
     .strict(),
 ]);
@@ -137,7 +138,8 @@ export const MismatchSchema = z.discriminatedUnion('kind', [
 export type Mismatch = z.infer<typeof MismatchSchema>;
 export type MismatchKind = Mismatch['kind'];
 
-export const VerdictSchema = z.enum(['pass', 'fail']);
+/** `unjudged`: the case states no expectation (a replay without --expect); it only reports. */
+export const VerdictSchema = z.enum(['pass', 'fail', 'unjudged']);
 export type Verdict = z.infer<typeof VerdictSchema>;
 
 /** One cell of a matrix: a client line, a discovery mode, and the result the server sends. */
@@ -151,7 +153,8 @@ export interface Scenario {
   readonly tool: ToolDefinition;
   /** What the fixture server does with `tools/call`: answer with `result`, or never answer. */
   readonly server: ServerBehaviour;
-  readonly expected: Expected;
+  /** null: nothing is expected, the case only reports what happened. */
+  readonly expected: Expected | null;
 }
 
 export type ServerBehaviour = { readonly kind: 'respond'; readonly result: ToolResult } | { readonly kind: 'hang' };
@@ -163,6 +166,20 @@ export interface Matrix {
   readonly source: string;
   readonly scenarios: readonly Scenario[];
 }
+
+/**
+ * A statement about a result itself (not about a client), with the rule that makes it and its source:
+ * the MCP specification, the MCP Description rules, or tool-design guidance.
+ */
+export const FindingSchema = z
+  .object({
+    rule: z.string(),
+    level: z.enum(['error', 'warning', 'info']),
+    message: z.string(),
+    source: z.string(),
+  })
+  .strict();
+export type Finding = z.infer<typeof FindingSchema>;
 
 const CASE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/;
 
@@ -176,7 +193,7 @@ export const CaseRecordSchema = z
     tool: ToolDefinitionSchema,
     // null when the server was told never to answer.
     result: ToolResultSchema.nullable(),
-    expected: ExpectedSchema,
+    expected: ExpectedSchema.nullable(),
     observed: ObservationSchema,
     verdict: VerdictSchema,
     mismatches: z.array(MismatchSchema),
@@ -191,6 +208,8 @@ export const EnvironmentSchema = z
     arch: z.string(),
     harness: z.string(),
     packages: z.record(z.string(), z.string()),
+    /** npm's SRI hash of each package's tarball, from the lockfile; absent where unknown. */
+    integrity: z.record(z.string(), z.string()).optional(),
   })
   .strict();
 export type Environment = z.infer<typeof EnvironmentSchema>;
@@ -203,7 +222,15 @@ export const ResultFileSchema = z
     matrix: z.object({ name: z.string(), title: z.string(), source: z.string() }).strict(),
     environment: EnvironmentSchema,
     cases: z.array(CaseRecordSchema),
-    summary: z.object({ passed: z.number().int().nonnegative(), failed: z.number().int().nonnegative() }).strict(),
+    summary: z
+      .object({
+        passed: z.number().int().nonnegative(),
+        failed: z.number().int().nonnegative(),
+        unjudged: z.number().int().positive().optional(),
+      })
+      .strict(),
+    /** What the protocol and common rules say about each result shape, keyed by shape (lint.ts). */
+    lint: z.record(z.string(), z.array(FindingSchema)).optional(),
   })
   .strict();
 export type ResultFile = z.infer<typeof ResultFileSchema>;

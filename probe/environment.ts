@@ -1,7 +1,7 @@
 // Where a result was observed. Versions are read from the packages actually installed (what ran), never
 // from package.json ranges (what was asked for).
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Environment } from './domain.ts';
 import { HARNESS } from './harness.ts';
@@ -48,12 +48,38 @@ export function installedPackages(): InstalledPackage[] {
   return [v1, v2, core, zod];
 }
 
+/**
+ * npm's integrity hash of each installed package, from the lockfile npm wrote next to node_modules
+ * (`node_modules/.package-lock.json`, which records exactly what is installed).
+ */
+export function installedIntegrity(packages: readonly InstalledPackage[]): Record<string, string> {
+  const integrity: Record<string, string> = {};
+  const locks = new Map<string, Record<string, { integrity?: string }>>();
+  for (const pkg of packages) {
+    const nodeModules = pkg.dir.slice(0, pkg.dir.lastIndexOf(`${sep}node_modules${sep}`) + `${sep}node_modules`.length);
+    if (!locks.has(nodeModules)) {
+      try {
+        const lock = JSON.parse(readFileSync(join(nodeModules, '.package-lock.json'), 'utf8')) as { packages?: Record<string, { integrity?: string }> };
+        locks.set(nodeModules, lock.packages ?? {});
+      } catch {
+        locks.set(nodeModules, {});
+      }
+    }
+    const key = `node_modules/${pkg.dir.slice(nodeModules.length + 1).split(sep).join('/')}`;
+    const hash = locks.get(nodeModules)?.[key]?.integrity;
+    if (hash) integrity[pkg.name] = hash;
+  }
+  return integrity;
+}
+
 export function captureEnvironment(packages: readonly InstalledPackage[] = installedPackages()): Environment {
+  const sorted = [...packages].sort((a, b) => a.name.localeCompare(b.name));
   return {
     node: process.version,
     platform: process.platform,
     arch: process.arch,
     harness: `${HARNESS.name}@${HARNESS.version}`,
-    packages: Object.fromEntries([...packages].sort((a, b) => a.name.localeCompare(b.name)).map((p) => [p.name, p.version])),
+    packages: Object.fromEntries(sorted.map((p) => [p.name, p.version])),
+    integrity: installedIntegrity(sorted),
   };
 }

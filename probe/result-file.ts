@@ -46,6 +46,7 @@ export function serializeResult(result: ResultFile): string {
     matrix: result.matrix,
     environment: { ...result.environment, packages: sortKeys(result.environment.packages) },
     summary: result.summary,
+    lint: result.lint,
     cases: result.cases.map(orderCaseRecord),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;

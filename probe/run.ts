@@ -2,7 +2,8 @@
 // judgement of each observation is attached. The result is plain data for the renderers and the diff.
 import picomatch from 'picomatch';
 import { adapters, type ClientAdapter } from './adapters/index.ts';
-import type { CaseRecord, ClientLine, Environment, Matrix, ResultFile, Scenario } from './domain.ts';
+import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, Scenario } from './domain.ts';
+import { lintResult } from './lint.ts';
 import { RESULT_SCHEMA_VERSION } from './domain.ts';
 import { captureEnvironment } from './environment.ts';
 import { judge } from './judge.ts';
@@ -68,11 +69,18 @@ export async function runMatrix(matrix: Matrix, scenarios: readonly Scenario[], 
     });
   }
   const passed = cases.filter((c) => c.verdict === 'pass').length;
+  const failed = cases.filter((c) => c.verdict === 'fail').length;
+  const unjudged = cases.length - passed - failed;
+  const lint: Record<string, Finding[]> = {};
+  for (const scenario of scenarios) {
+    if (scenario.server.kind === 'respond' && !(scenario.shape in lint)) lint[scenario.shape] = lintResult(scenario.tool, scenario.server.result);
+  }
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
     matrix: { name: matrix.name, title: matrix.title, source: matrix.source },
     environment,
     cases,
-    summary: { passed, failed: cases.length - passed },
+    summary: unjudged > 0 ? { passed, failed, unjudged } : { passed, failed },
+    lint,
   };
 }

@@ -77,19 +77,19 @@ describe('the 13-case audit against the pinned SDKs', () => {
 
   it('states every expectation of the matrix as the audit table does', () => {
     for (const [id, outcome, codeOrIsError, structured] of AUDIT_TABLE) {
-      const scenario = auditMatrix.scenarios.find((s) => s.id === id)!;
-      if (outcome === 'rejected') expect(scenario.expected).toEqual({ outcome, code: codeOrIsError });
+      const expected = auditMatrix.scenarios.find((s) => s.id === id)!.expected!;
+      if (outcome === 'rejected') expect(expected).toEqual({ outcome, code: codeOrIsError });
       else {
-        expect(scenario.expected).toMatchObject({ outcome, isError: codeOrIsError });
-        expect(scenario.expected.outcome === 'returned' && scenario.expected.structuredContent).toEqual(structured ?? undefined);
-        expect(Object.hasOwn(scenario.expected, 'structuredContent')).toBe(structured !== undefined);
+        expect(expected).toMatchObject({ outcome, isError: codeOrIsError });
+        expect(expected.outcome === 'returned' && expected.structuredContent).toEqual(structured ?? undefined);
+        expect(Object.hasOwn(expected, 'structuredContent')).toBe(structured !== undefined);
       }
     }
   });
 
   it('fails every real observation against a contrary expectation', () => {
     for (const record of result.cases) {
-      for (const expected of contrary(record.expected)) {
+      for (const expected of contrary(record.expected!)) {
         expect(judge(expected, record.observed).verdict, `${record.id} vs ${JSON.stringify(expected)}`).toBe('fail');
       }
     }

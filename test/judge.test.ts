@@ -52,6 +52,9 @@ const table: [string, Expected, Observation, MismatchKind[]][] = [
   ['content differs', expectReturned({ content: [{ type: 'text', text: 'y' }] }), returned(), ['content']],
   ['content unchecked when not expected', expectReturned(), returned({ content: [] }), []],
   ['several at once', expectReturned({ isError: true, structuredContent: { value: 0 } }), returned(), ['isError', 'structuredContent']],
+  ['any code when none is stated', { outcome: 'rejected' }, rejected(-32600), []],
+  ['any code, even none', { outcome: 'rejected' }, rejected(null, 'TypeError'), []],
+  ['no code stated still needs a rejection', { outcome: 'rejected' }, returned(), ['outcome']],
   ['altered by the fixture', expectReturned(), returned({ serverSent: { altered: { content: [] } } }), ['fixture-altered']],
 ];
 
@@ -60,6 +63,11 @@ describe('judge', () => {
     const { verdict, mismatches } = judge(expected, observed);
     expect(mismatches.map((m) => m.kind)).toEqual(kinds);
     expect(verdict).toBe(kinds.length === 0 ? 'pass' : 'fail');
+  });
+
+  it('leaves a case with no expectation unjudged, whatever happened', () => {
+    expect(judge(null, rejected(-32602))).toEqual({ verdict: 'unjudged', mismatches: [] });
+    expect(judge(null, returned())).toEqual({ verdict: 'unjudged', mismatches: [] });
   });
 
   it('reports the expected and observed values of a mismatch', () => {

@@ -9,11 +9,13 @@ import { defaultCacheDir } from '../releases/cache.ts';
 import { loadClientUnderTest, resolveReleases } from '../releases/resolve.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
 import { readRecordedResult, serializeResult, writeFileAtomic } from '../result-file.ts';
+import { emit, parseFormat } from './report.ts';
 import { runMatrix, selectScenarios, type ClientUnderTest } from '../run.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, displayPath, isCi, paintFor, PROJECT_ROOT, resolveFrom, type CliIo } from './io.ts';
 
 export interface AuditOptions {
   readonly json: boolean;
+  readonly format?: string;
   readonly out?: string;
   readonly case: readonly string[];
   readonly timeout: number;
@@ -53,9 +55,9 @@ async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Parti
   return clients;
 }
 
-export async function runAuditCommand(options: AuditOptions, io: CliIo): Promise<number> {
+export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: readonly string[]): Promise<number> {
+  const format = parseFormat(options.format, options.json);
   const recordedPath = resolveFrom(io, options.recorded, DEFAULT_RECORDED);
-  const outPath = resolveFrom(io, options.out, DEFAULT_OUT);
   const otherReleases = options.v1 !== undefined || options.v2 !== undefined;
   if (options.update && isCi(io.env)) {
     // vitest's rule for snapshots: baselines are recorded on purpose by a person, never by CI.
@@ -79,22 +81,28 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo): Promise
     // like the pinned client the recorded result was made with.
     ignore: otherReleases ? ['clientPackage'] : [],
   });
-  const text = serializeResult(result);
-  writeFileAtomic(outPath, text);
-  if (options.update) writeFileAtomic(recordedPath, text);
-
-  if (options.json) io.stdout(text);
-  else {
-    io.stdout(
-      renderTerminalReport({
-        result,
-        comparison,
-        recordedPath: displayPath(recordedPath, io.cwd),
-        updatedRecorded: options.update,
-        writtenPath: displayPath(outPath, io.cwd),
-        paint: paintFor(io),
-      }),
-    );
-  }
+  if (options.update) writeFileAtomic(recordedPath, serializeResult(result));
+  emit(
+    {
+      result,
+      comparison,
+      format,
+      out: options.out === undefined ? undefined : resolveFrom(io, options.out, DEFAULT_OUT),
+      defaultJsonPath: DEFAULT_OUT,
+      recordedPath,
+      updatedRecorded: options.update,
+      argv,
+      table: (writtenPath) =>
+        renderTerminalReport({
+          result,
+          comparison,
+          recordedPath: displayPath(recordedPath, io.cwd),
+          updatedRecorded: options.update,
+          writtenPath,
+          paint: paintFor(io),
+        }),
+    },
+    io,
+  );
   return exitCodeFor({ result, comparison, updatedRecorded: options.update });
 }

@@ -21,8 +21,10 @@ export function describeObservation(observed: Observation): string {
   }
 }
 
-export function describeExpected(expected: Expected): string {
-  return expected.outcome === 'returned' ? (expected.isError ? 'returned isError' : 'returned') : `rejected ${expected.code}`;
+export function describeExpected(expected: Expected | null): string {
+  if (expected === null) return 'nothing stated';
+  if (expected.outcome === 'returned') return expected.isError ? 'returned isError' : 'returned';
+  return expected.code === undefined ? 'rejected (any error)' : `rejected ${expected.code}`;
 }
 
 /** A longer one-line account of an observation, for change lists and failure details. */

@@ -26,6 +26,8 @@ export interface TerminalReportInput {
 
 const PASS_MARK = '✓';
 const FAIL_MARK = '✗';
+const UNJUDGED_MARK = '•';
+const MARK = { pass: PASS_MARK, fail: FAIL_MARK, unjudged: UNJUDGED_MARK } as const satisfies Record<CaseRecord['verdict'], string>;
 
 function columnKey(record: CaseRecord): string {
   return `${record.client} ${record.discovery}`;
@@ -40,7 +42,7 @@ export function renderTable(cases: readonly CaseRecord[], paint: Paint = NO_COLO
   const shapes = [...new Set(cases.map((record) => record.shape))];
   const cell = new Map(cases.map((record) => [`${record.shape}|${columnKey(record)}`, record]));
   const text = (record: CaseRecord | undefined) =>
-    record ? `${record.verdict === 'pass' ? PASS_MARK : FAIL_MARK} ${describeObservation(record.observed)}` : '·';
+    record ? `${MARK[record.verdict]} ${describeObservation(record.observed)}` : '·';
   const shapeWidth = Math.max('result shape'.length, ...shapes.map((shape) => shape.length));
   const widths = columns.map((column) =>
     Math.max(column.length, ...shapes.map((shape) => [...text(cell.get(`${shape}|${column}`))].length)),
@@ -51,7 +53,7 @@ export function renderTable(cases: readonly CaseRecord[], paint: Paint = NO_COLO
       const record = cell.get(`${shape}|${column}`);
       const padded = pad(text(record), widths[i] ?? 0);
       if (!record) return paint.dim(padded);
-      return record.verdict === 'pass' ? paint.pass(padded) : paint.fail(padded);
+      return record.verdict === 'fail' ? paint.fail(padded) : record.verdict === 'pass' ? paint.pass(padded) : padded;
     });
     lines.push([pad(shape, shapeWidth), ...cells].join('  ').trimEnd());
   }
@@ -105,7 +107,8 @@ export function renderTerminalReport(input: TerminalReportInput): string {
     }
   }
   if (input.writtenPath) lines.push(`Result written to ${input.writtenPath}`);
-  const { passed, failed } = result.summary;
-  lines.push((failed > 0 ? paint.fail : paint.pass)(`${passed} passed, ${failed} failed`));
+  const { passed, failed, unjudged } = result.summary;
+  const summary = `${passed} passed, ${failed} failed${unjudged ? `, ${unjudged} unjudged (no expectation stated)` : ''}`;
+  lines.push((failed > 0 ? paint.fail : paint.pass)(summary));
   return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,80 @@
+// Formats shared by the audit and replay commands, and where each goes.
+import { execFileSync } from 'node:child_process';
+import type { Comparison } from '../compare.ts';
+import type { ResultFile } from '../domain.ts';
+import { InputError } from '../errors.ts';
+import { renderJunit } from '../render/junit.ts';
+import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
+import { renderTerminalReport } from '../render/terminal.ts';
+import { serializeResult, writeFileAtomic } from '../result-file.ts';
+import { displayPath, paintFor, PROJECT_ROOT, type CliIo } from './io.ts';
+
+export const FORMATS = ['table', 'json', 'markdown', 'junit'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export function parseFormat(value: string | undefined, json: boolean): Format {
+  if (json && value !== undefined && value !== 'json') throw new InputError(`--json and --format ${value} ask for two formats; choose one`);
+  if (json) return 'json';
+  const format = value ?? 'table';
+  if (!(FORMATS as readonly string[]).includes(format)) throw new InputError(`--format ${format}: expected one of ${FORMATS.join(', ')}`);
+  return format as Format;
+}
+
+function git(args: string[]): string | undefined {
+  try {
+    return execFileSync('git', args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The harness's own git checkout, for the evidence's "Reproduce" section; absent outside a checkout. */
+export function gitContext(): EvidenceContext['git'] {
+  const commit = git(['rev-parse', 'HEAD']);
+  if (!commit) return undefined;
+  const remote = git(['remote', 'get-url', 'origin']);
+  const dirty = (git(['status', '--porcelain', '--untracked-files=no']) ?? '') !== '';
+  return { commit, dirty, ...(remote ? { remote } : {}) };
+}
+
+export interface EmitInput {
+  readonly result: ResultFile;
+  readonly comparison: Comparison | undefined;
+  readonly format: Format;
+  /** --out as given (absolute), or undefined. */
+  readonly out: string | undefined;
+  /** Where the result JSON goes when --out does not take it. */
+  readonly defaultJsonPath: string;
+  readonly recordedPath: string | undefined;
+  readonly updatedRecorded: boolean;
+  readonly argv: readonly string[];
+  /** The terminal table: the normal audit report, or with the lint findings for a replay. */
+  readonly table: (writtenPath: string) => string;
+}
+
+/**
+ * The result JSON is always written (to --out for table/json, else to the default path). Markdown and
+ * JUnit documents go to --out when given, else to stdout; the table and --json go to stdout.
+ */
+export function emit(input: EmitInput, io: CliIo): void {
+  const json = serializeResult(input.result);
+  const documentFormat = input.format === 'markdown' || input.format === 'junit';
+  const jsonPath = documentFormat || !input.out ? input.defaultJsonPath : input.out;
+  writeFileAtomic(jsonPath, json);
+  if (input.format === 'table') return io.stdout(input.table(displayPath(jsonPath, io.cwd)));
+  if (input.format === 'json') return io.stdout(json);
+  const document =
+    input.format === 'junit'
+      ? renderJunit(input.result)
+      : renderMarkdown(input.result, input.comparison, {
+          argv: input.argv,
+          git: gitContext(),
+          ...(input.recordedPath ? { recordedPath: displayPath(input.recordedPath, io.cwd) } : {}),
+        });
+  if (input.out) {
+    writeFileAtomic(input.out, document);
+    io.stderr(`${input.format === 'junit' ? 'JUnit XML' : 'Markdown evidence'} written to ${displayPath(input.out, io.cwd)}\n`);
+  } else io.stdout(document);
+}
+
+export { renderTerminalReport, paintFor };

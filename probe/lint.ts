@@ -1,0 +1,74 @@
+// What the protocol and common rules say about a result itself, whatever any client does with it.
+// Each finding names its rule and the source that makes it. Pure: no SDK involved.
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { Finding, ToolDefinition, ToolResult } from './domain.ts';
+
+const SPEC_OUTPUT =
+  'MCP specification 2026-07-28, Tools › Output Schema: when a tool declares an outputSchema, servers MUST provide structured results that conform to it';
+const SPEC_ERROR =
+  'MCP specification 2026-07-28, Tools › Error Handling: isError: true marks a tool execution error; MCP does not forbid structuredContent on it';
+const MCPDESC = 'MCP Description 0.9.0 rule mcpdesc.tool.example.error-result: an execution-error result sets isError true and carries no structuredContent (shared/seeds/001_6110db2b5b045ae1.txt)';
+const GUIDANCE = 'Tool-design guidance (shared/seeds/003_61832d45f71cb3a7.txt): error text should say what went wrong and what to try next';
+
+export const LINT_RULES = {
+  'output-schema-conformance': SPEC_OUTPUT,
+  'output-schema-missing-structured-content': SPEC_OUTPUT,
+  'output-schema-invalid': SPEC_OUTPUT,
+  'error-result-structured-content-mcp': SPEC_ERROR,
+  'error-result-structured-content-mcpdesc': MCPDESC,
+  'error-result-empty-text': GUIDANCE,
+} as const;
+export type LintRule = keyof typeof LINT_RULES;
+
+function finding(rule: LintRule, level: Finding['level'], message: string): Finding {
+  return { rule, level, message, source: LINT_RULES[rule] };
+}
+
+function compile(schema: unknown): { validate: ValidateFunction } | { error: string } {
+  try {
+    // strict: false accepts the keywords real tool schemas carry (titles, examples, vendor keys).
+    return { validate: new Ajv({ strict: false, allErrors: true }).compile(schema as object) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+export function lintResult(tool: ToolDefinition, result: ToolResult): Finding[] {
+  const findings: Finding[] = [];
+  const isError = result.isError === true;
+  const hasStructured = Object.hasOwn(result, 'structuredContent');
+
+  if (tool.outputSchema !== undefined) {
+    const compiled = compile(tool.outputSchema);
+    if ('error' in compiled) {
+      findings.push(finding('output-schema-invalid', 'error', `the tool's outputSchema does not compile: ${compiled.error}`));
+    } else if (hasStructured) {
+      // The MUST is the server's and has no isError exemption: a client that skips validation on error
+      // results does not make an off-schema error result conform (the source audit's interpretation).
+      if (compiled.validate(result.structuredContent)) {
+        findings.push(finding('output-schema-conformance', 'info', 'structuredContent conforms to the declared outputSchema'));
+      } else {
+        const why = (compiled.validate.errors ?? []).map((e) => `${e.instancePath || 'at the root'} ${e.message}`).join('; ');
+        findings.push(
+          finding('output-schema-conformance', 'error', `structuredContent does not conform to the declared outputSchema (${why})${isError ? ', although isError is set' : ''}`),
+        );
+      }
+    } else if (!isError) {
+      findings.push(finding('output-schema-missing-structured-content', 'error', 'the tool declares an outputSchema but this success result has no structuredContent'));
+    }
+  }
+
+  if (isError && hasStructured) {
+    findings.push(finding('error-result-structured-content-mcp', 'info', 'an error result carries structuredContent; MCP allows this'));
+    findings.push(finding('error-result-structured-content-mcpdesc', 'warning', 'an error result carries structuredContent; the MCP Description rule forbids it'));
+  }
+  if (isError) {
+    const content = Array.isArray(result.content) ? result.content : [];
+    const text = content
+      .map((block) => (block && typeof block === 'object' && !Array.isArray(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : ''))
+      .join('')
+      .trim();
+    if (text === '') findings.push(finding('error-result-empty-text', 'warning', 'the error result has no text telling the model what went wrong'));
+  }
+  return findings;
+}

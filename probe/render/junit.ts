@@ -1,0 +1,49 @@
+// JUnit XML for CI systems: one testsuite per client line, one testcase per case; a failed case carries
+// the expectation and the observation. No timestamps or durations, so the report is deterministic.
+import type { CaseRecord, ResultFile } from '../domain.ts';
+import { describeExpected, describeMismatch, describeObservationInFull } from './describe.ts';
+
+// XML 1.0 allows tab, newline, carriage return and most of Unicode; anything else cannot appear at all.
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+export function xmlEscape(text: string): string {
+  return text
+    .replace(NOT_XML, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+function testcase(record: CaseRecord): string[] {
+  const open = `    <testcase name="${xmlEscape(record.id)}" classname="${xmlEscape(`mcp-sdk-probe.${record.client}.${record.discovery}`)}"`;
+  const observed = `observed: ${describeObservationInFull(record.observed)}`;
+  if (record.verdict === 'unjudged') {
+    return [`${open}>`, `      <skipped message="no expectation stated; ${xmlEscape(observed)}"/>`, '    </testcase>'];
+  }
+  if (record.verdict === 'pass') return [`${open}>`, `      <system-out>${xmlEscape(observed)}</system-out>`, '    </testcase>'];
+  const message = `expected ${describeExpected(record.expected)}, ${observed}`;
+  const body = [`expected: ${describeExpected(record.expected)}`, observed, ...record.mismatches.map(describeMismatch)].join('\n');
+  return [`${open}>`, `      <failure message="${xmlEscape(message)}" type="mismatch">${xmlEscape(body)}</failure>`, '    </testcase>'];
+}
+
+export function renderJunit(result: ResultFile): string {
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const count = (cases: readonly CaseRecord[], verdict: CaseRecord['verdict']) => cases.filter((c) => c.verdict === verdict).length;
+  const all = result.cases;
+  lines.push(
+    `<testsuites name="${xmlEscape(`mcp-sdk-probe ${result.matrix.name}`)}" tests="${all.length}" failures="${count(all, 'fail')}" errors="0" skipped="${count(all, 'unjudged')}">`,
+  );
+  for (const line of [...new Set(all.map((c) => c.client))]) {
+    const cases = all.filter((c) => c.client === line);
+    const packages = [...new Set(cases.map((c) => c.clientPackage))].join(', ');
+    lines.push(
+      `  <testsuite name="${xmlEscape(`${line} (${packages})`)}" tests="${cases.length}" failures="${count(cases, 'fail')}" errors="0" skipped="${count(cases, 'unjudged')}">`,
+    );
+    for (const record of cases) lines.push(...testcase(record));
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,216 @@
+// A self-contained Markdown evidence document for a bug report: the table, every case's tool, sent
+// result and client outcome in <details>, what the rules say about each result, the comparison with the
+// recorded result, the environment and the commands that reproduce it. GitHub-flavoured Markdown.
+import type { Comparison } from '../compare.ts';
+import type { CaseRecord, Finding, ResultFile } from '../domain.ts';
+import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation } from './describe.ts';
+
+export interface EvidenceContext {
+  /** The arguments the run was given, to repeat in "Reproduce". */
+  readonly argv: readonly string[];
+  /** The harness's git commit and remote, when run from a git checkout. */
+  readonly git?: { readonly commit: string; readonly remote?: string; readonly dirty: boolean };
+  readonly recordedPath?: string;
+}
+
+const MARK = { pass: '✅', fail: '❌', unjudged: '➖' } as const satisfies Record<CaseRecord['verdict'], string>;
+
+/** A fenced block whose fence is longer than any backtick run inside, so content cannot close it. */
+function fenced(language: string, text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+function cell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function code(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  return longest > 0 ? `${ticks} ${text} ${ticks}` : `${ticks}${text}${ticks}`;
+}
+
+function html(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+function table(result: ResultFile): string[] {
+  const key = (r: CaseRecord) => `${r.client} ${r.discovery}`;
+  const columns = [...new Set(result.cases.map(key))];
+  const shapes = [...new Set(result.cases.map((r) => r.shape))];
+  const byCell = new Map(result.cases.map((r) => [`${r.shape}|${key(r)}`, r]));
+  return [
+    `| result shape | ${columns.join(' | ')} |`,
+    `| --- | ${columns.map(() => '---').join(' | ')} |`,
+    ...shapes.map((shape) => {
+      const cells = columns.map((column) => {
+        const record = byCell.get(`${shape}|${column}`);
+        return record ? `${MARK[record.verdict]} ${cell(describeObservation(record.observed))}` : '·';
+      });
+      return `| ${code(shape)} | ${cells.join(' | ')} |`;
+    }),
+  ];
+}
+
+function observedSection(record: CaseRecord): string[] {
+  const { observed } = record;
+  switch (observed.outcome) {
+    case 'returned': {
+      const returned: Record<string, unknown> = {};
+      if (observed.isError !== undefined) returned.isError = observed.isError;
+      if (Object.hasOwn(observed, 'structuredContent')) returned.structuredContent = observed.structuredContent;
+      if (observed.content !== undefined) returned.content = observed.content;
+      if (observed.otherKeys) Object.assign(returned, observed.otherKeys);
+      return ['**What the client did:** `callTool` resolved; it returned:', '', fenced('json', json(returned))];
+    }
+    case 'rejected':
+      return [
+        `**What the client did:** \`callTool\` threw ${code(observed.error.name)} with code ${code(String(observed.error.code ?? 'none'))}:`,
+        '',
+        fenced('text', observed.error.message),
+      ];
+    case 'timeout':
+      return [`**What the client did:** nothing within ${observed.afterMs} ms (stage: ${observed.stage}); the case was stopped.`];
+    case 'crashed':
+      return [
+        `**What the client did:** the case could not reach the call: during ${observed.stage}, ${code(observed.error.name)} was thrown:`,
+        '',
+        fenced('text', observed.error.message),
+      ];
+  }
+}
+
+function caseDetails(record: CaseRecord): string[] {
+  const summary = `<code>${html(record.id)}</code>: ${MARK[record.verdict]} ${html(describeObservation(record.observed))} (expected: ${html(describeExpected(record.expected))})`;
+  const sent =
+    record.observed.serverSent === 'as-scenario'
+      ? 'crossed the wire unchanged'
+      : record.observed.serverSent === 'nothing'
+        ? 'was never sent'
+        : 'was altered on the way out; what went out: ' + JSON.stringify(record.observed.serverSent.altered);
+  return [
+    '<details>',
+    `<summary>${summary}</summary>`,
+    '',
+    `Client: ${code(record.clientPackage)}, ${record.discovery === 'warm' ? 'after `tools/list` (warm)' : 'without `tools/list` (cold)'}.`,
+    '',
+    '**Tool definition** (as `tools/list` returned it):',
+    '',
+    fenced('json', json(record.tool)),
+    '',
+    `**Result the server sent** for \`tools/call\` (it ${sent}):`,
+    '',
+    fenced('json', json(record.result)),
+    '',
+    ...observedSection(record),
+    ...(record.mismatches.length > 0 ? ['', '**Why it failed:**', '', ...record.mismatches.map((m) => `- ${describeMismatch(m)}`)] : []),
+    '',
+    '</details>',
+    '',
+  ];
+}
+
+function lintSection(lint: Record<string, Finding[]> | undefined): string[] {
+  if (!lint || Object.keys(lint).length === 0) return [];
+  const lines = ['## What the rules say about each result', '', 'About the results themselves, whatever a client does with them:', ''];
+  for (const [shape, findings] of Object.entries(lint)) {
+    lines.push(`- ${code(shape)}`);
+    for (const f of findings) lines.push(`  - **${f.level}** (${code(f.rule)}): ${f.message}. *Source: ${f.source}.*`);
+  }
+  return [...lines, ''];
+}
+
+function comparisonSection(comparison: Comparison | undefined, recordedPath: string | undefined): string[] {
+  if (!comparison || !recordedPath) return [];
+  const lines = ['## Compared with the recorded result', ''];
+  if (comparison.recorded === 'missing') return [...lines, `No recorded result at ${code(recordedPath)}.`, ''];
+  const counts = (Object.keys(COMPARISON_WORDING) as (keyof typeof COMPARISON_WORDING)[])
+    .filter((kind) => comparison.counts[kind] > 0)
+    .map((kind) => `${comparison.counts[kind]} ${kind}`)
+    .join(', ');
+  lines.push(`Against ${code(recordedPath)}: ${counts}.`, '');
+  for (const entry of comparison.entries) {
+    // Unchecked cases are ones this run did not select; the count above says how many.
+    if (entry.kind === 'matched' || entry.kind === 'unchecked') continue;
+    lines.push(`- ${COMPARISON_WORDING[entry.kind]} ${code(entry.id)}`);
+    if (entry.kind === 'changed') for (const change of describeChange(entry)) lines.push(`  - ${cell(change)}`);
+  }
+  return [...lines, ''];
+}
+
+function environmentSection(result: ResultFile, context: EvidenceContext): string[] {
+  const { environment } = result;
+  const git = context.git ? ` (commit ${code(context.git.commit)}${context.git.dirty ? ', with uncommitted changes' : ''})` : '';
+  const lines = [
+    '## Environment',
+    '',
+    '| | |',
+    '| --- | --- |',
+    `| Node.js | ${code(environment.node)} |`,
+    `| OS / architecture | ${environment.platform} / ${environment.arch} |`,
+    `| harness | ${code(environment.harness)}${git} |`,
+    `| fixture server | v1 low-level \`Server\` from ${code(`@modelcontextprotocol/sdk@${environment.packages['@modelcontextprotocol/sdk'] ?? '?'}`)}, linked in-memory transport |`,
+    '',
+    '| package | installed version | integrity |',
+    '| --- | --- | --- |',
+  ];
+  for (const [name, version] of Object.entries(environment.packages)) {
+    lines.push(`| ${code(name)} | ${code(version)} | ${environment.integrity?.[name] ? code(environment.integrity[name]) : 'unknown'} |`);
+  }
+  for (const pkg of [...new Set(result.cases.map((c) => c.clientPackage))]) {
+    const name = pkg.slice(0, pkg.lastIndexOf('@'));
+    if (environment.packages[name] !== pkg.slice(pkg.lastIndexOf('@') + 1)) lines.push(`| ${code(name)} (client under test) | ${code(pkg.slice(pkg.lastIndexOf('@') + 1))} | see the release cache |`);
+  }
+  return [...lines, ''];
+}
+
+function reproduceSection(context: EvidenceContext): string[] {
+  const args = context.argv.filter((a, i, all) => !['--format', '--out'].includes(a) && !['--format', '--out'].includes(all[i - 1] ?? ''));
+  const quoted = args.map((a) => (/^[\w./@:=^~<>-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return [
+    '## Reproduce',
+    '',
+    fenced(
+      'sh',
+      [
+        `git clone ${context.git?.remote ?? '<this repository>'} mcp-sdk-probe && cd mcp-sdk-probe`,
+        ...(context.git ? [`git checkout ${context.git.commit}`] : []),
+        'npm ci --ignore-scripts',
+        `npx mcp-sdk-probe${quoted ? ` ${quoted}` : ''} --format markdown`,
+      ].join('\n'),
+    ),
+    '',
+  ];
+}
+
+export function renderMarkdown(result: ResultFile, comparison: Comparison | undefined, context: EvidenceContext): string {
+  const clients = [...new Map(result.cases.map((r) => [r.client, r.clientPackage])).entries()].map(([line, pkg]) => `${line} = ${code(pkg)}`);
+  const { passed, failed, unjudged } = result.summary;
+  const lines = [
+    `# How MCP TypeScript SDK clients treat these tool results: ${result.matrix.title}`,
+    '',
+    'For each result a server sends back from `tools/call`, what does each client\'s `callTool` do: hand it to the ' +
+      'application (and with which `isError`, `structuredContent` and `content`), or throw (which error, which code)?',
+    '',
+    `Matrix ${code(result.matrix.name)} (${cell(result.matrix.source)}). Clients: ${clients.join(', ')}. ` +
+      'warm = the client listed the tools (so it knows the `outputSchema`) before calling; cold = it did not.',
+    '',
+    `**${passed} passed, ${failed} failed${unjudged ? `, ${unjudged} unjudged (no expectation stated)` : ''}** against the expected outcomes.`,
+    '',
+    ...table(result),
+    '',
+    ...lintSection(result.lint),
+    '## Cases',
+    '',
+    ...result.cases.flatMap(caseDetails),
+    ...comparisonSection(comparison, context.recordedPath),
+    ...environmentSection(result, context),
+    ...reproduceSection(context),
+    `<sub>Generated by ${code(result.environment.harness)}.</sub>`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
