@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ResultFileSchema } from '../probe/domain.ts';
 import { RECORDED, ROOT, runCli } from './helpers/cli.ts';
+import { expectValidResult } from './helpers/schema.ts';
 
 let dir: string;
 let recorded: string;
@@ -136,6 +137,7 @@ describe('mcp-sdk-probe', () => {
     const run = await runCli(['--json', '--recorded', recorded, '--out', out]);
     expect(run.code).toBe(0);
     const result = ResultFileSchema.parse(JSON.parse(run.stdout));
+    expectValidResult(run.stdout);
     expect(result.cases).toHaveLength(13);
     expect(run.stdout).toBe(readFileSync(out, 'utf8'));
     expect(run.stdout.endsWith('}\n')).toBe(true);

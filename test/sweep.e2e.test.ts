@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ResultFileSchema } from '../probe/domain.ts';
 import { SweepResultSchema, type SweepResult } from '../probe/sweep/model.ts';
 import { RECORDED, ROOT, runCli } from './helpers/cli.ts';
+import { expectValidResult } from './helpers/schema.ts';
 
 // v1 1.11.4 is where the v1 client started checking structuredContent against outputSchema (found by
 // this project's full sweep, results/sweep-baseline.json); 1.11.3..1.11.4 are the two releases around it.
@@ -104,6 +105,7 @@ describe('sweep over real releases', () => {
     const run = await runCli(['--v1', packed, '--json', '--out', join(dir, 'tgz.json')]);
     expect(run.code).toBe(0);
     const result = ResultFileSchema.parse(JSON.parse(run.stdout));
+    expectValidResult(run.stdout);
     expect(result.summary).toEqual({ passed: 13, failed: 0 });
     const v1 = result.cases.find((c) => c.client === 'v1');
     expect(v1?.clientPackage).toMatch(/^@modelcontextprotocol\/sdk@1\.32\.2\+local\.[0-9a-f]{8}$/);

@@ -1,0 +1,8 @@
+import { join } from 'node:path';
+import { PROJECT_ROOT } from './commands/io.ts';
+import { writeFileAtomic } from './result-file.ts';
+import { serializeJsonSchema } from './schema.ts';
+
+const path = join(PROJECT_ROOT, 'results', 'schema.json');
+writeFileAtomic(path, serializeJsonSchema());
+process.stdout.write(`wrote ${path}\n`);

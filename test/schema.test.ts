@@ -1,0 +1,40 @@
+// results/schema.json is generated from the zod schema; every result file we write must satisfy it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ResultFile } from '../probe/domain.ts';
+import { runMatrix } from '../probe/run.ts';
+import { serializeJsonSchema } from '../probe/schema.ts';
+import { serializeResult } from '../probe/result-file.ts';
+import { auditMatrix } from '../scenarios/audit.ts';
+import { ROOT } from './helpers/cli.ts';
+import { committedSchema as committed, expectValidResult, validateResult } from './helpers/schema.ts';
+
+const validate = validateResult;
+
+describe('results/schema.json', () => {
+  let fresh: ResultFile;
+  beforeAll(async () => {
+    fresh = await runMatrix(auditMatrix, auditMatrix.scenarios);
+  });
+
+  it('is what the zod schema generates today (npm run schema rewrites it)', () => {
+    expect(committed).toBe(serializeJsonSchema());
+  });
+
+  it('accepts the committed recorded result and a fresh run', () => {
+    expectValidResult(readFileSync(join(ROOT, 'results', 'recorded.json'), 'utf8'));
+    expectValidResult(serializeResult(fresh));
+  });
+
+  it.each([
+    ['an unknown outcome', (r: Record<string, any>) => (r.cases[0].observed.outcome = 'exploded')],
+    ['a missing verdict', (r: Record<string, any>) => delete r.cases[0].verdict],
+    ['an extra top-level key', (r: Record<string, any>) => (r.timestamp = '2026-11-29')],
+    ['a wrong schema version', (r: Record<string, any>) => (r.schemaVersion = 2)],
+  ])('rejects %s', (_name, mutate) => {
+    const json = JSON.parse(serializeResult(fresh));
+    mutate(json);
+    expect(validate(json)).toBe(false);
+  });
+});
