@@ -3,6 +3,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runAuditCommand, type AuditOptions } from './commands/audit.ts';
 import type { CliIo } from './commands/io.ts';
+import { runReplayCommand, type ReplayOptions } from './commands/replay.ts';
 import { runMergeCommand, runSweepCommand, type SweepOptions, type SweepReportOptions } from './commands/sweep.ts';
 import { InputError } from './errors.ts';
 import { EXIT } from './exit-code.ts';
@@ -78,6 +79,21 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .allowExcessArguments(false)
     .action(() => setAction(() => runSweepCommand(sweep.opts<SweepOptions>(), io)));
   reportOptions(sweep, 'results/sweep-latest.json');
+
+  const replay = program
+    .command('replay')
+    .description('show how every client and discovery mode treats one captured tool result (see README: Filing a bug report)')
+    .argument('<capture>', 'a JSON file: { "tool", "result" }, or the logged JSON-RPC messages (tools/list and tools/call responses)')
+    .addOption(
+      new Option('--expect <expectation>', 'what a conforming client should do: returned, rejected or rejected:<code>, optionally for some cases (v2/*=returned); repeatable')
+        .argParser(collect)
+        .default([]),
+    )
+    .option('--format <format>', 'table (default), json, markdown or junit')
+    .option('--json', 'the same as --format json', false)
+    .option('--out <file>', 'write the output here: the result JSON (table, json; default results/replay-latest.json) or the document (markdown, junit; default stdout)')
+    .addOption(timeoutOption())
+    .action((file: string) => setAction(() => runReplayCommand(file, replay.opts<ReplayOptions>(), io, argv)));
 
   const merge = program
     .command('merge')

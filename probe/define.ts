@@ -43,7 +43,8 @@ export interface CaseDefinition {
   readonly discovery: Discovery;
   readonly shape: ShapeDefinition;
   readonly tool: ToolDefinition;
-  readonly expected: Expected;
+  /** null: the case states no expectation and only reports (a replay without --expect). */
+  readonly expected: Expected | null;
   readonly server?: ServerBehaviour;
 }
 
@@ -56,7 +57,7 @@ export function defineCase(definition: CaseDefinition): Scenario {
     shape: shape.id,
     tool: ToolDefinitionSchema.parse(tool),
     server: definition.server ?? { kind: 'respond', result: ToolResultSchema.parse(shape.result) },
-    expected: ExpectedSchema.parse(definition.expected),
+    expected: definition.expected === null ? null : ExpectedSchema.parse(definition.expected),
   };
 }
 

@@ -100,6 +100,11 @@ export function parseJsonFile<S extends z.ZodType>(text: string, path: string, s
   } catch (error) {
     throw new InputError(`${path}: not valid JSON (${(error as Error).message})`);
   }
+  return validateJson(json, path, schema, what);
+}
+
+/** Validates parsed JSON against a schema; the first problem is an InputError naming the file and the field. */
+export function validateJson<S extends z.ZodType>(json: unknown, path: string, schema: S, what: string): z.infer<S> {
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const [first] = parsed.error.issues;

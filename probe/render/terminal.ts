@@ -16,7 +16,10 @@ export const NO_COLOUR: Paint = { pass: identity, fail: identity, dim: identity,
 
 export interface TerminalReportInput {
   readonly result: ResultFile;
-  readonly comparison: Comparison;
+  /** undefined: nothing to compare with (a replay). */
+  readonly comparison: Comparison | undefined;
+  /** Print what the rules say about each result (the replay's question is about the user's result). */
+  readonly showLint?: boolean;
   /** Shown as given: relative paths stay relative so the report is the same on every machine. */
   readonly recordedPath: string;
   readonly updatedRecorded: boolean;
@@ -82,7 +85,27 @@ export function renderTerminalReport(input: TerminalReportInput): string {
     }
   }
 
+  if (input.showLint && result.lint) {
+    lines.push('', paint.bold('What the rules say about the result'));
+    for (const [shape, findings] of Object.entries(result.lint)) {
+      for (const f of findings) {
+        const text = `  ${shape}: ${f.level}: ${f.message} [${f.rule}]`;
+        lines.push(f.level === 'error' ? paint.fail(text) : f.level === 'warning' ? text : paint.dim(text));
+      }
+    }
+  }
+
   lines.push('');
+  if (comparison) lines.push(...comparisonLines(comparison, input, paint));
+  if (input.writtenPath) lines.push(`Result written to ${input.writtenPath}`);
+  const { passed, failed, unjudged } = result.summary;
+  const summary = `${passed} passed, ${failed} failed${unjudged ? `, ${unjudged} unjudged (no expectation stated)` : ''}`;
+  lines.push((failed > 0 ? paint.fail : paint.pass)(summary));
+  return `${lines.join('\n')}\n`;
+}
+
+function comparisonLines(comparison: Comparison, input: TerminalReportInput, paint: Paint): string[] {
+  const lines: string[] = [];
   const counts = (Object.keys(COMPARISON_WORDING) as (keyof typeof COMPARISON_WORDING)[])
     .filter((kind) => comparison.counts[kind] > 0)
     .map((kind) => `${comparison.counts[kind]} ${kind}`)
@@ -106,9 +129,5 @@ export function renderTerminalReport(input: TerminalReportInput): string {
       if (entry.kind === 'changed') for (const change of describeChange(entry)) lines.push(`      ${change}`);
     }
   }
-  if (input.writtenPath) lines.push(`Result written to ${input.writtenPath}`);
-  const { passed, failed, unjudged } = result.summary;
-  const summary = `${passed} passed, ${failed} failed${unjudged ? `, ${unjudged} unjudged (no expectation stated)` : ''}`;
-  lines.push((failed > 0 ? paint.fail : paint.pass)(summary));
-  return `${lines.join('\n')}\n`;
+  return lines;
 }

@@ -1,0 +1,111 @@
+// Replay captures: a tool definition and the CallToolResult a real server sent, either as
+// `{ tool, result }` or as the raw JSON-RPC messages a user logged (a tools/list response and the
+// tools/call response, with or without the tools/call request). Validated with zod; every problem is an
+// InputError naming the file and the field.
+import { basename, extname } from 'node:path';
+import { z } from 'zod';
+import { JsonValueSchema, ToolDefinitionSchema, ToolResultSchema, type ToolDefinition, type ToolResult } from './domain.ts';
+import { InputError } from './errors.ts';
+import { readJsonFile, validateJson } from './result-file.ts';
+
+const IdSchema = z.union([z.string(), z.number()]);
+
+const MessageSchema = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: IdSchema.optional(),
+    method: z.string().optional(),
+    params: z.record(z.string(), JsonValueSchema).optional(),
+    result: z.record(z.string(), JsonValueSchema).optional(),
+    error: z.object({ code: z.number(), message: z.string() }).loose().optional(),
+  })
+  .loose();
+type Message = z.infer<typeof MessageSchema>;
+
+const PairSchema = z
+  .object({
+    /** Optional label for the report; the file name otherwise. */
+    name: z.string().min(1).optional(),
+    tool: ToolDefinitionSchema,
+    result: ToolResultSchema,
+  })
+  .strict();
+
+const MessagesSchema = z
+  .object({
+    name: z.string().min(1).optional(),
+    /** Which listed tool was called, when the log has no tools/call request. */
+    toolName: z.string().min(1).optional(),
+    messages: z.array(MessageSchema).min(1),
+  })
+  .strict();
+
+const MessageListSchema = z.array(MessageSchema).min(1);
+
+export interface Capture {
+  /** A kebab-case slug naming the captured result, used as the shape in case ids. */
+  readonly shape: string;
+  readonly tool: ToolDefinition;
+  readonly result: ToolResult;
+}
+
+export function slug(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'capture'
+  );
+}
+
+function fromMessages(path: string, messages: readonly Message[], toolName: string | undefined): { tool: ToolDefinition; result: ToolResult } {
+  const call = messages.find((m) => m.method === 'tools/call');
+  const isCallResult = (m: Message) => m.result !== undefined && Array.isArray(m.result.content);
+  const responses = messages.filter((m) => m.method === undefined && m.id !== undefined);
+  const callResponse = call ? responses.find((m) => m.id === call.id) : undefined;
+  const candidates = call ? (callResponse ? [callResponse] : []) : responses.filter((m) => isCallResult(m) || (m.error && !Array.isArray(m.result?.tools)));
+  if (candidates.length === 0) {
+    throw new InputError(`${path}: messages: no tools/call response${call ? ` with id ${JSON.stringify(call.id)}` : ' (a response whose result has a content array)'}`);
+  }
+  if (candidates.length > 1) throw new InputError(`${path}: messages: ${candidates.length} tools/call responses; keep the one to replay`);
+  const response = candidates[0]!;
+  if (response.error) {
+    throw new InputError(`${path}: messages: the tools/call response is a JSON-RPC error (${response.error.code}: ${response.error.message}), not a result to replay`);
+  }
+  const result = ToolResultSchema.safeParse(response.result);
+  if (!result.success || !isCallResult(response)) throw new InputError(`${path}: messages: the tools/call response has no result with a content array`);
+
+  const tools = responses.flatMap((m) => (Array.isArray(m.result?.tools) ? (m.result.tools as unknown[]) : []));
+  if (tools.length === 0) throw new InputError(`${path}: messages: no tools/list response (a result with a tools array)`);
+  const name = toolName ?? (typeof call?.params?.name === 'string' ? call.params.name : undefined);
+  const named = name === undefined ? (tools.length === 1 ? tools[0] : undefined) : tools.find((t) => (t as { name?: unknown })?.name === name);
+  if (named === undefined) {
+    throw new InputError(
+      name === undefined
+        ? `${path}: toolName: the tools/list response lists ${tools.length} tools and no tools/call request says which was called; add "toolName"`
+        : `${path}: messages: tools/list does not list the called tool ${JSON.stringify(name)}`,
+    );
+  }
+  const tool = ToolDefinitionSchema.safeParse(named);
+  if (!tool.success) {
+    const issue = tool.error.issues[0];
+    throw new InputError(`${path}: messages: tool ${JSON.stringify(name)}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message}`);
+  }
+  return { tool: tool.data, result: result.data };
+}
+
+/** The capture's form decides its schema, so a mistake is reported against the form the user meant. */
+export function parseCapture(json: unknown, path: string): Capture {
+  const fallback = slug(basename(path, extname(path)));
+  if (Array.isArray(json)) return { shape: fallback, ...fromMessages(path, validateJson(json, path, MessageListSchema, 'replay capture'), undefined) };
+  if (json !== null && typeof json === 'object' && 'messages' in json) {
+    const capture = validateJson(json, path, MessagesSchema, 'replay capture');
+    return { shape: capture.name ? slug(capture.name) : fallback, ...fromMessages(path, capture.messages, capture.toolName) };
+  }
+  const capture = validateJson(json, path, PairSchema, 'replay capture');
+  return { shape: capture.name ? slug(capture.name) : fallback, tool: capture.tool, result: capture.result };
+}
+
+export function readCapture(path: string, shownPath: string = path): Capture {
+  return parseCapture(readJsonFile(path, z.unknown(), 'replay capture'), shownPath);
+}

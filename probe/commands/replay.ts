@@ -1,0 +1,50 @@
+// `replay FILE`: how every client line and discovery mode treats one captured result.
+import { basename, join, resolve } from 'node:path';
+import { readCapture } from '../capture.ts';
+import { InputError } from '../errors.ts';
+import { parseExpectRule } from '../expect-spec.ts';
+import { replayMatrix } from '../replay.ts';
+import { renderTerminalReport } from '../render/terminal.ts';
+import { caseMatcher, runMatrix } from '../run.ts';
+import { displayPath, paintFor, RESULTS_DIR, type CliIo } from './io.ts';
+import { emit, parseFormat } from './report.ts';
+
+export interface ReplayOptions {
+  readonly json: boolean;
+  readonly format?: string;
+  readonly out?: string;
+  readonly expect: readonly string[];
+  readonly timeout: number;
+}
+
+export const DEFAULT_REPLAY_OUT = join(RESULTS_DIR, 'replay-latest.json');
+
+export async function runReplayCommand(file: string, options: ReplayOptions, io: CliIo, argv: readonly string[]): Promise<number> {
+  const format = parseFormat(options.format, options.json);
+  const path = resolve(io.cwd, file);
+  const capture = readCapture(path, displayPath(path, io.cwd));
+  const rules = options.expect.map(parseExpectRule);
+  const matrix = replayMatrix(capture, basename(path), rules);
+  for (const rule of rules) {
+    if (rule.pattern !== undefined && !matrix.scenarios.some((s) => caseMatcher(rule.pattern!)(s.id))) {
+      throw new InputError(`--expect ${rule.pattern}=${rule.word}: the pattern matches no case; ids look like ${matrix.scenarios[0]?.id}`);
+    }
+  }
+  const result = await runMatrix(matrix, matrix.scenarios, { timeoutMs: options.timeout });
+  emit(
+    {
+      result,
+      comparison: undefined,
+      format,
+      out: options.out === undefined ? undefined : resolve(io.cwd, options.out),
+      defaultJsonPath: DEFAULT_REPLAY_OUT,
+      recordedPath: undefined,
+      updatedRecorded: false,
+      argv,
+      table: (writtenPath) =>
+        renderTerminalReport({ result, comparison: undefined, showLint: true, recordedPath: '', updatedRecorded: false, writtenPath, paint: paintFor(io) }),
+    },
+    io,
+  );
+  return result.summary.failed > 0 ? 1 : 0;
+}

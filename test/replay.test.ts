@@ -1,0 +1,112 @@
+// Replay: both capture forms, parsed offline and run end to end against the real clients.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseCapture } from '../probe/capture.ts';
+import { ResultFileSchema } from '../probe/domain.ts';
+import { InputError } from '../probe/errors.ts';
+import { ROOT, runCli } from './helpers/cli.ts';
+import { expectValidResult } from './helpers/schema.ts';
+
+const PAIR = join(ROOT, 'scenarios', 'captures', 'error-with-structured-content.json');
+const MESSAGES = join(ROOT, 'scenarios', 'captures', 'logged-jsonrpc-messages.json');
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-replay-'));
+});
+
+const tool = { name: 't', inputSchema: { type: 'object' } };
+const result = { content: [{ type: 'text', text: 'x' }] };
+const list = { jsonrpc: '2.0', id: 1, result: { tools: [tool] } };
+const callResponse = { jsonrpc: '2.0', id: 2, result };
+
+describe('parseCapture', () => {
+  it.each([
+    ['{ tool, result }', { tool, result }, 'c'],
+    ['{ tool, result } with a name', { name: 'My Result!', tool, result }, 'my-result'],
+    ['a message array', [list, callResponse], 'c'],
+    ['{ messages }', { messages: [list, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 't' } }, callResponse] }, 'c'],
+    ['{ messages, toolName } choosing among several tools', { toolName: 't', messages: [{ ...list, result: { tools: [tool, { ...tool, name: 'u' }] } }, callResponse] }, 'c'],
+  ])('reads %s', (_name, json, shape) => {
+    const capture = parseCapture(json, '/x/c.json');
+    expect(capture).toEqual({ shape, tool, result });
+  });
+
+  it.each([
+    ['no tool', { result }, /c\.json: not a valid replay capture: tool: /],
+    ['a tool without inputSchema', { tool: { name: 't' }, result }, /tool\.inputSchema: /],
+    ['an unknown key', { tool, result, extra: 1 }, /Unrecognized key.*extra/],
+    ['a message that is not JSON-RPC 2.0', [{ id: 1, result: {} }], /\[0\]\.jsonrpc: /],
+    ['no tools/list response', [callResponse], /messages: no tools\/list response/],
+    ['no tools/call response', [list], /messages: no tools\/call response/],
+    ['a JSON-RPC error instead of a result', [list, { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'bad' } }], /is a JSON-RPC error \(-32602: bad\)/],
+    ['an unnamed call among several tools', [{ ...list, result: { tools: [tool, { ...tool, name: 'u' }] } }, callResponse], /toolName: the tools\/list response lists 2 tools/],
+    ['a called tool that was not listed', { messages: [list, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'zz' } }, callResponse] }, /does not list the called tool "zz"/],
+  ])('rejects %s, naming the field', (_name, json, message) => {
+    expect(() => parseCapture(json, '/x/c.json')).toThrow(InputError);
+    expect(() => parseCapture(json, '/x/c.json')).toThrow(message);
+  });
+});
+
+describe('mcp-sdk-probe replay', () => {
+  it('replays a { tool, result } capture through every client and discovery mode', async () => {
+    const run = await runCli(['replay', PAIR, '--json', '--out', join(dir, 'pair.json')]);
+    expect(run.code).toBe(0);
+    expectValidResult(run.stdout);
+    const replayed = ResultFileSchema.parse(JSON.parse(run.stdout));
+    const outcome = Object.fromEntries(replayed.cases.map((c) => [c.id, c.observed.outcome === 'rejected' ? c.observed.error.code : c.observed.outcome]));
+    // The audit's finding, on a realistic result: only discovered v1 rejects an off-schema error result.
+    expect(outcome).toEqual({
+      'v1/warm/error-with-structured-content': -32602,
+      'v1/cold/error-with-structured-content': 'returned',
+      'v2/warm/error-with-structured-content': 'returned',
+      'v2/cold/error-with-structured-content': 'returned',
+    });
+    expect(replayed.summary).toEqual({ passed: 0, failed: 0, unjudged: 4 });
+    expect(replayed.lint?.['error-with-structured-content']?.map((f) => `${f.level} ${f.rule}`)).toEqual([
+      'error output-schema-conformance',
+      'info error-result-structured-content-mcp',
+      'warning error-result-structured-content-mcpdesc',
+    ]);
+  });
+
+  it('replays logged JSON-RPC messages and judges --expect, later rules winning', async () => {
+    const args = ['replay', MESSAGES, '--expect', 'rejected:-32602', '--expect', '*/cold=returned', '--out', join(dir, 'messages.json')];
+    const pass = await runCli(args);
+    expect(pass.code).toBe(0);
+    expect(pass.stdout).toContain('4 passed, 0 failed');
+    expect(pass.stdout).toContain('/temperatureC must be number');
+    const fail = await runCli([...args, '--expect', 'v2/warm=returned']);
+    expect(fail.code).toBe(1);
+    expect(fail.stdout).toContain('✗ v2/warm/logged-jsonrpc-messages: expected returned, observed rejected -32602');
+  });
+
+  it('writes Markdown evidence with the findings and every case', async () => {
+    const run = await runCli(['replay', PAIR, '--format', 'markdown', '--out', join(dir, 'unused.json')]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('Markdown evidence written to');
+  });
+
+  it.each([
+    ['a missing file', ['replay', join(ROOT, 'no-such-capture.json')], /no-such-capture\.json: cannot read the replay capture \(ENOENT\)/],
+    ['a bad expectation', ['replay', PAIR, '--expect', 'returnd'], /--expect returnd: 'returnd' is not an expectation/],
+    ['an --expect pattern matching nothing', ['replay', PAIR, '--expect', 'v3/*=returned'], /--expect v3\/\*=returned: the pattern matches no case/],
+    ['an empty --expect pattern', ['replay', PAIR, '--expect', '=returned'], /nothing before '='/],
+  ])('exits 2 on %s', async (_name, args, message) => {
+    const run = await runCli([...args, '--out', join(dir, 'x.json')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+  });
+
+  it('exits 2 on a malformed capture and names the field', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ tool: { name: 't', inputSchema: 'object' }, result }));
+    const run = await runCli(['replay', bad, '--out', join(dir, 'x.json')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/bad\.json: not a valid replay capture: tool\.inputSchema: /);
+  });
+});
