@@ -64,6 +64,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--v1 <release>', 'run v1 cases with this @modelcontextprotocol/sdk release: a version, latest, a .tgz or a package folder')
     .option('--v2 <release>', 'run v2 cases with this @modelcontextprotocol/client release: a version, latest, a .tgz or a package folder')
     .option('--prerelease', 'let latest and ranges resolve to prereleases', false)
+    .option('--scenarios <dir>', 'also run the scenario files (.json, .ts) in this folder beside the audit matrix')
     .allowExcessArguments(false)
     .action(() => setAction(() => runAuditCommand(program.opts<AuditOptions>(), io, argv)));
 

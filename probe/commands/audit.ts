@@ -10,6 +10,8 @@ import { loadClientUnderTest, resolveReleases } from '../releases/resolve.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
 import { readRecordedResult, serializeResult, writeFileAtomic } from '../result-file.ts';
 import { emit, parseFormat } from './report.ts';
+import { loadUserScenarios } from '../user-scenarios.ts';
+import { resolve } from 'node:path';
 import { runMatrix, selectScenarios, type ClientUnderTest } from '../run.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, displayPath, isCi, paintFor, PROJECT_ROOT, resolveFrom, type CliIo } from './io.ts';
 
@@ -24,6 +26,7 @@ export interface AuditOptions {
   readonly v1?: string;
   readonly v2?: string;
   readonly prerelease: boolean;
+  readonly scenarios?: string;
 }
 
 async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Partial<Record<ClientLine, ClientUnderTest>>> {
@@ -65,7 +68,12 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   }
   if (options.update && options.case.length > 0) throw new InputError('--update records the whole matrix; drop --case to use it');
   if (options.update && otherReleases) throw new InputError('--update records the pinned clients; drop --v1/--v2 to use it');
-  const matrix = auditMatrix;
+  const userScenarios = options.scenarios
+    ? await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, new Set(auditMatrix.scenarios.map((s) => s.id)))
+    : [];
+  // User scenarios run beside the built-in matrix; only the built-in cases are in the recorded result.
+  const matrix = userScenarios.length > 0 ? { ...auditMatrix, scenarios: [...auditMatrix.scenarios, ...userScenarios] } : auditMatrix;
+  const builtIn = new Set(auditMatrix.scenarios.map((s) => s.id));
   const scenarios = selectScenarios(matrix.scenarios, options.case);
   if (scenarios.length === 0) {
     throw new InputError(`--case ${options.case.join(', ')} matches no case of matrix ${matrix.name}; ids look like ${matrix.scenarios[0]?.id}`);
@@ -75,8 +83,9 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   const clients = await clientsUnderTest(options, io);
 
   const result = await runMatrix(matrix, scenarios, { timeoutMs: options.timeout, clients });
-  const comparison = compareWithRecorded(recorded.kind === 'found' ? recorded.result : undefined, result, {
-    fullMatrix: scenarios.length === matrix.scenarios.length,
+  const recordedCases = { ...result, cases: result.cases.filter((c) => builtIn.has(c.id)) };
+  const comparison = compareWithRecorded(recorded.kind === 'found' ? recorded.result : undefined, recordedCases, {
+    fullMatrix: recordedCases.cases.length === auditMatrix.scenarios.length,
     // Another release is expected to have another package label; what matters is whether it behaves
     // like the pinned client the recorded result was made with.
     ignore: otherReleases ? ['clientPackage'] : [],

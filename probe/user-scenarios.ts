@@ -1,0 +1,92 @@
+// User-written scenarios (--scenarios DIR): JSON or TypeScript files, each one scenario or a list, run
+// beside the built-in matrix. Every file is loaded and validated before anything runs; a problem is an
+// InputError naming the file, the field and the reason.
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { defineCase } from './define.ts';
+import { ExpectedSchema, ToolDefinitionSchema, ToolResultSchema, type Scenario } from './domain.ts';
+import { InputError } from './errors.ts';
+import { parseExpectation } from './expect-spec.ts';
+import { parseJsonFile, validateJson } from './result-file.ts';
+
+const CELLS = ['v1/warm', 'v1/cold', 'v2/warm', 'v2/cold'] as const;
+
+export const UserScenarioSchema = z
+  .object({
+    /** Kebab-case slug; the case ids are `<client>/<discovery>/<shape>`. */
+    shape: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a kebab-case slug such as my-error-shape'),
+    title: z.string().optional(),
+    tool: ToolDefinitionSchema,
+    result: ToolResultSchema,
+    /** Which clients run it, and what each should do: "returned", "rejected", "rejected:<code>" or an expectation object. */
+    expected: z
+      .partialRecord(z.enum(CELLS), z.union([z.string(), ExpectedSchema]))
+      .refine((cells) => Object.keys(cells).length > 0, 'name at least one of v1/warm, v1/cold, v2/warm, v2/cold'),
+  })
+  .strict();
+export type UserScenario = z.infer<typeof UserScenarioSchema>;
+
+const ListSchema = z.array(UserScenarioSchema).min(1);
+
+/** One scenario or a list; the form decides the schema, so errors name the field the user got wrong. */
+function validateScenarios(value: unknown, shown: string, what: string): UserScenario[] {
+  return Array.isArray(value) ? validateJson(value, shown, ListSchema, what) : [validateJson(value, shown, UserScenarioSchema, what)];
+}
+
+async function loadModule(path: string): Promise<unknown> {
+  try {
+    const module = (await import('tsx/esm/api').then(({ tsImport }) => tsImport(pathToFileURL(path).href, import.meta.url))) as {
+      default?: unknown;
+    };
+    return module.default;
+  } catch (error) {
+    throw new InputError(`${path}: cannot load the scenario module (${(error as Error).message.split('\n')[0]})`);
+  }
+}
+
+function toScenarios(file: string, scenario: UserScenario): Scenario[] {
+  return Object.entries(scenario.expected).map(([cell, expectation]) => {
+    const [client, discovery] = cell.split('/') as ['v1' | 'v2', 'warm' | 'cold'];
+    const expected = typeof expectation === 'string' ? parseExpectation(expectation, scenario.result, `${file}: expected.${cell}`) : expectation;
+    return defineCase({
+      client,
+      discovery,
+      shape: { id: scenario.shape, title: scenario.title ?? scenario.shape, result: scenario.result },
+      tool: scenario.tool,
+      expected,
+    });
+  });
+}
+
+/** Loads every .json, .ts and .mts file of `dir` (sorted by name, so the order is stable). */
+export async function loadUserScenarios(dir: string, shownDir: string, taken: ReadonlySet<string>): Promise<Scenario[]> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => ['.json', '.ts', '.mts'].includes(extname(name)) && !name.endsWith('.d.ts')).sort();
+  } catch (error) {
+    throw new InputError(`--scenarios ${shownDir}: cannot read the folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  if (names.length === 0) throw new InputError(`--scenarios ${shownDir}: no .json or .ts scenario files in it`);
+  const ids = new Map<string, string>();
+  const scenarios: Scenario[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    const shown = join(shownDir, name);
+    const parsed =
+      extname(name) === '.json'
+        ? validateScenarios(parseJsonFile(readFileSync(path, 'utf8'), shown, z.unknown(), 'scenario file'), shown, 'scenario file')
+        : validateScenarios(await loadModule(path), shown, 'scenario module (its default export)');
+    for (const scenario of parsed) {
+      for (const made of toScenarios(shown, scenario)) {
+        if (taken.has(made.id)) throw new InputError(`${shown}: case ${made.id} is already defined by the built-in matrix; choose another shape name`);
+        const other = ids.get(made.id);
+        if (other) throw new InputError(`${shown}: case ${made.id} is also defined in ${other}`);
+        ids.set(made.id, shown);
+        scenarios.push(made);
+      }
+    }
+  }
+  return scenarios;
+}

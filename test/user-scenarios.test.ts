@@ -1,0 +1,69 @@
+// --scenarios DIR: user-written JSON and TypeScript scenarios beside the built-in matrix.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ResultFileSchema } from '../probe/domain.ts';
+import { ROOT, runCli } from './helpers/cli.ts';
+import { expectValidResult } from './helpers/schema.ts';
+
+const EXAMPLES = join(ROOT, 'scenarios', 'examples');
+const tool = { name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { v: { type: 'number' } }, required: ['v'] } };
+const scenario = { shape: 'mine', tool, result: { content: [], structuredContent: { v: 'x' } }, expected: { 'v1/warm': 'rejected:-32602' } };
+
+function folder(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-scenarios-'));
+  mkdirSync(join(dir, 'in'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, 'in', name), text);
+  return dir;
+}
+
+describe('--scenarios', () => {
+  it('runs the shipped example scenarios (JSON and TypeScript) beside the audit, which still matches its record', async () => {
+    const dir = folder({});
+    const run = await runCli(['--scenarios', EXAMPLES, '--json', '--out', join(dir, 'out.json')]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expectValidResult(run.stdout);
+    const result = ResultFileSchema.parse(JSON.parse(run.stdout));
+    expect(result.summary).toEqual({ passed: 19, failed: 0 });
+    expect(result.cases.slice(13).map((c) => `${c.id} ${c.observed.outcome}`)).toEqual([
+      'v1/warm/error-empty-text returned',
+      'v2/warm/error-empty-text returned',
+      'v1/warm/error-conforming-variant returned',
+      'v1/cold/error-conforming-variant returned',
+      'v2/warm/error-conforming-variant returned',
+      'v2/cold/error-conforming-variant returned',
+    ]);
+    expect(result.lint?.['error-empty-text']?.map((f) => f.rule)).toContain('error-result-empty-text');
+  });
+
+  it('judges user expectations: a wrong one fails the run', async () => {
+    const dir = folder({ 'mine.json': JSON.stringify({ ...scenario, expected: { 'v1/warm': 'returned' } }) });
+    const run = await runCli(['--scenarios', join(dir, 'in'), '--out', join(dir, 'out.json')]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('✗ v1/warm/mine: expected returned, observed rejected -32602');
+    expect(run.stdout).toContain('Compared with results/recorded.json: 13 matched');
+  });
+
+  it.each([
+    ['a field of the wrong type', { 'a.json': JSON.stringify({ ...scenario, tool: { ...tool, inputSchema: 3 } }) }, /in\/a\.json: not a valid scenario file: tool\.inputSchema: /],
+    ['a shape that is not a slug', { 'a.json': JSON.stringify({ ...scenario, shape: 'Not A Slug' }) }, /a\.json: not a valid scenario file: shape: must be a kebab-case slug/],
+    ['no expectation at all', { 'a.json': JSON.stringify({ ...scenario, expected: {} }) }, /a\.json: not a valid scenario file: expected: name at least one of/],
+    ['an unknown client cell', { 'a.json': JSON.stringify({ ...scenario, expected: { 'v3/warm': 'returned' } }) }, /a\.json: not a valid scenario file: expected/],
+    ['a bad expectation word', { 'a.json': JSON.stringify({ ...scenario, expected: { 'v1/warm': 'thrown' } }) }, /a\.json: expected\.v1\/warm: 'thrown' is not an expectation/],
+    ['broken JSON', { 'a.json': '{"shape":' }, /a\.json: not valid JSON/],
+    ['a TypeScript module without a default export', { 'a.ts': 'export const x = 1;\n' }, /a\.ts: not a valid scenario module \(its default export\)/],
+    ['a TypeScript module that does not compile', { 'a.ts': 'export default {{{;\n' }, /a\.ts: cannot load the scenario module/],
+    ['a case the audit already defines', { 'a.json': JSON.stringify({ ...scenario, shape: 'off-schema-success' }) }, /case v1\/warm\/off-schema-success is already defined by the built-in matrix/],
+    ['the same case in two files', { 'a.json': JSON.stringify(scenario), 'b.json': JSON.stringify(scenario) }, /b\.json: case v1\/warm\/mine is also defined in .*a\.json/],
+    ['an empty folder', {}, /--scenarios .*: no \.json or \.ts scenario files in it/],
+  ])('exits 2 before running anything on %s', async (_name, files, message) => {
+    const dir = folder(files);
+    const run = await runCli(['--scenarios', join(dir, 'in'), '--out', join(dir, 'out.json')]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+  });
+});
