@@ -1,5 +1,5 @@
 // Replay: both capture forms, parsed offline and run end to end against the real clients.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -83,7 +83,19 @@ describe('mcp-sdk-probe replay', () => {
     expect(fail.stdout).toContain('✗ v2/warm/logged-jsonrpc-messages: expected returned, observed rejected -32602');
   });
 
-  it('writes Markdown evidence with the findings and every case', async () => {
+  it('writes Markdown evidence that carries the capture, so a maintainer can replay it', async () => {
+    const run = await runCli(['replay', MESSAGES, '--format', 'markdown', '--out', join(dir, 'evidence.md')]);
+    expect(run.code).toBe(0);
+    const markdown = readFileSync(join(dir, 'evidence.md'), 'utf8');
+    expect(markdown).toContain('npx mcp-sdk-probe replay capture.json --format markdown');
+    const block = /Save the replayed tool and result as `capture.json`:\n\n```json\n([\s\S]*?)\n```/.exec(markdown)?.[1];
+    const original = parseCapture(JSON.parse(readFileSync(MESSAGES, 'utf8')), MESSAGES);
+    expect(parseCapture(JSON.parse(block!), 'capture.json')).toEqual({ ...original, shape: 'capture' });
+    expect(markdown.match(/<details>/g)).toHaveLength(4);
+    expect(markdown).toContain('`output-schema-conformance`');
+  });
+
+  it('writes Markdown evidence to a file when --out is given', async () => {
     const run = await runCli(['replay', PAIR, '--format', 'markdown', '--out', join(dir, 'unused.json')]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('');
