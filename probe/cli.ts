@@ -64,7 +64,8 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--v1 <release>', 'run v1 cases with this @modelcontextprotocol/sdk release: a version, latest, a .tgz or a package folder')
     .option('--v2 <release>', 'run v2 cases with this @modelcontextprotocol/client release: a version, latest, a .tgz or a package folder')
     .option('--prerelease', 'let latest and ranges resolve to prereleases', false)
-    .option('--scenarios <dir>', 'also run the scenario files (.json, .ts) in this folder beside the audit matrix')
+    .option('--matrix <name>', 'audit (default: the 13 cases), extended (the cases the audit left out) or all')
+    .option('--scenarios <dir>', 'also run the scenario files (.json, .ts) in this folder beside the matrix')
     .allowExcessArguments(false)
     .action(() => setAction(() => runAuditCommand(program.opts<AuditOptions>(), io, argv)));
 

@@ -65,3 +65,15 @@ export function differsFromRecorded(comparison: Comparison): boolean {
   const { changed, new: added, stale } = comparison.counts;
   return changed + added + stale > 0;
 }
+
+/** One comparison out of several (each matrix against its own recorded result). */
+export function combineComparisons(comparisons: readonly Comparison[]): Comparison {
+  const counts: Record<ComparisonKind, number> = { matched: 0, changed: 0, new: 0, stale: 0, unchecked: 0 };
+  for (const comparison of comparisons) for (const kind of Object.keys(counts) as ComparisonKind[]) counts[kind] += comparison.counts[kind];
+  if (comparisons.length === 1) return comparisons[0]!;
+  return {
+    recorded: comparisons.every((c) => c.recorded === 'missing') ? 'missing' : 'found',
+    entries: comparisons.flatMap((c) => c.entries),
+    counts,
+  };
+}

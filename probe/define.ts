@@ -46,6 +46,13 @@ export interface CaseDefinition {
   /** null: the case states no expectation and only reports (a replay without --expect). */
   readonly expected: Expected | null;
   readonly server?: ServerBehaviour;
+  readonly arguments?: Scenario['arguments'];
+  readonly calledName?: string;
+  readonly timeoutMs?: number;
+  readonly clientTimeoutMs?: number;
+  readonly family?: string;
+  readonly question?: string;
+  readonly reference?: string;
 }
 
 export function defineCase(definition: CaseDefinition): Scenario {
@@ -58,7 +65,14 @@ export function defineCase(definition: CaseDefinition): Scenario {
     tool: ToolDefinitionSchema.parse(tool),
     server: definition.server ?? { kind: 'respond', result: ToolResultSchema.parse(shape.result) },
     expected: definition.expected === null ? null : ExpectedSchema.parse(definition.expected),
+    ...pick(definition, ['arguments', 'calledName', 'timeoutMs', 'clientTimeoutMs', 'family', 'question', 'reference']),
   };
+}
+
+function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const picked: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (from[key] !== undefined) picked[key] = from[key];
+  return picked;
 }
 
 export function defineMatrix(matrix: Matrix): Matrix {

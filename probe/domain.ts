@@ -15,7 +15,18 @@ export type ClientLine = z.infer<typeof ClientLineSchema>;
  * Whether the client has listed the tool (and so may hold its outputSchema) before calling it.
  * The audit found that this changes v1's answer ("Discovery changes the v1 control").
  */
-export const DiscoverySchema = z.enum(['warm', 'cold']);
+export const DiscoverySchema = z.enum([
+  'warm',
+  'cold',
+  // v2 only: callTool(params, { toolDefinition }) hands the client the tool directly, no tools/list.
+  'definition',
+  // tools/list walked page by page with cursors until the last page (v2 aggregates the pages itself).
+  'all-pages',
+  // only the tool's page, fetched with its cursor (the client never sees the first page).
+  'one-page',
+  // warm, then the server changes the tool's outputSchema and sends notifications/tools/list_changed.
+  'changed',
+]);
 export type Discovery = z.infer<typeof DiscoverySchema>;
 
 /** A tool definition as `tools/list` returns it. */
@@ -38,8 +49,22 @@ export type ToolResult = z.infer<typeof ToolResultSchema>;
 /**
  * What a case expects a client to do, test262-style: the case passes only when exactly this happens.
  * `returned`: `structuredContent` absent from the expectation means "must be absent"; `content`, when
- * given, must be deep-equal.
+ * given, must be deep-equal. `sent`, when given, is what the server must have put on the wire (the
+ * server-helper cases are about that); absent, a server that altered the result fails the case.
  */
+/**
+ * Who rejected a call: the server (it answered with a JSON-RPC error), the client's outputSchema check,
+ * the client's parse of the result against its CallToolResult schema, or the client otherwise (its own
+ * request timeout, the connection).
+ */
+export const REJECTED_BY = ['server', 'client-output-schema', 'client-result-parse', 'client'] as const;
+export type RejectedBy = (typeof REJECTED_BY)[number];
+
+/** The step of a case in which something went wrong. */
+export const StageSchema = z.enum(['connect', 'discover', 'call']);
+export type Stage = z.infer<typeof StageSchema>;
+
+const SentExpectation = z.enum(['as-scenario', 'nothing', 'altered', 'error']).optional();
 export const ExpectedSchema = z.discriminatedUnion('outcome', [
   z
     .object({
@@ -47,6 +72,7 @@ export const ExpectedSchema = z.discriminatedUnion('outcome', [
       isError: z.boolean(),
       structuredContent: JsonValueSchema.optional(),
       content: z.array(JsonValueSchema).optional(),
+      sent: SentExpectation,
     })
     .strict(),
   z
@@ -54,8 +80,16 @@ export const ExpectedSchema = z.discriminatedUnion('outcome', [
       outcome: z.literal('rejected'),
       // Absent: any thrown error will do (a user's `--expect rejected`).
       code: z.union([z.number().int(), z.string()]).optional(),
+      // The thrown class, for errors that carry no code (v1 lets a zod parse error through as is).
+      name: z.string().optional(),
+      by: z.enum(REJECTED_BY).optional(),
+      sent: SentExpectation,
     })
     .strict(),
+  // The client neither answered nor failed within the case's time limit.
+  z.object({ outcome: z.literal('timeout'), sent: SentExpectation }).strict(),
+  // The case never reached the call: connecting or discovery threw (with this class, when given).
+  z.object({ outcome: z.literal('crashed'), stage: StageSchema, name: z.string().optional(), sent: SentExpectation }).strict(),
 ]);
 export type Expected = z.infer<typeof ExpectedSchema>;
 
@@ -70,9 +104,7 @@ export const ErrorInfoSchema = z
   .strict();
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 
-/** The step of a case in which something went wrong. */
-export const StageSchema = z.enum(['connect', 'discover', 'call']);
-export type Stage = z.infer<typeof StageSchema>;
+
 
 /**
  * What the fixture server put on the wire as the `tools/call` result, compared with what the scenario
@@ -83,7 +115,16 @@ export const ServerSentSchema = z.union([
   z.literal('as-scenario'),
   z.literal('nothing'),
   z.object({ altered: JsonValueSchema }).strict(),
+  // The server answered tools/call with a JSON-RPC error instead of a result.
+  z.object({ error: z.object({ code: z.number(), message: z.string() }).strict() }).strict(),
 ]);
+export const SENT_KINDS = ['as-scenario', 'nothing', 'altered', 'error'] as const;
+export type SentKind = (typeof SENT_KINDS)[number];
+export function sentKind(sent: ServerSent): SentKind {
+  return typeof sent === 'string' ? sent : 'error' in sent ? 'error' : 'altered';
+}
+
+
 export type ServerSent = z.infer<typeof ServerSentSchema>;
 
 export const ObservationSchema = z.discriminatedUnion('outcome', [
@@ -116,6 +157,9 @@ export type Observation = z.infer<typeof ObservationSchema>;
 export type Outcome = Observation['outcome'];
 
 export const MismatchSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('sent'), expected: z.enum(SENT_KINDS), observed: z.enum(SENT_KINDS) }).strict(),
+  z.object({ kind: z.literal('by'), expected: z.enum(REJECTED_BY), observed: z.enum(REJECTED_BY) }).strict(),
+  z.object({ kind: z.literal('name'), expected: z.string(), observed: z.string() }).strict(),
   z.object({ kind: z.literal('outcome'), expected: z.string(), observed: z.string() }).strict(),
   z
     .object({
@@ -155,9 +199,51 @@ export interface Scenario {
   readonly server: ServerBehaviour;
   /** null: nothing is expected, the case only reports what happened. */
   readonly expected: Expected | null;
+  /** tools/call arguments; `{}` when absent. */
+  readonly arguments?: Record<string, JsonValue>;
+  /** The tool name the client calls, when not the listed tool's (an unknown tool). */
+  readonly calledName?: string;
+  /** This case's own time limit, when it expects to wait (the default is the run's --timeout). */
+  readonly timeoutMs?: number;
+  /** The client's own request timeout for tools/call (its default is 60 s). */
+  readonly clientTimeoutMs?: number;
+  /** Extended-matrix cases: the family, the question the case answers, and the spec clause or SDK issue. */
+  readonly family?: string;
+  readonly question?: string;
+  readonly reference?: string;
 }
 
-export type ServerBehaviour = { readonly kind: 'respond'; readonly result: ToolResult } | { readonly kind: 'hang' };
+export type ServerBehaviour =
+  /** The v1 low-level Server answers tools/call with `result`, unchanged. */
+  | {
+      readonly kind: 'respond';
+      readonly result: ToolResult;
+      /** tools/list pages of one tool, with a decoy tool on the first page and this tool on the second. */
+      readonly paginate?: boolean;
+      /** After the client's discovery, the server switches to this definition and notifies list_changed. */
+      readonly changeTo?: ToolDefinition;
+      /**
+       * `wrapped` (default): `Server.setRequestHandler`, which since v1 1.24.0 checks the result against
+       * the SDK's CallToolResult schema before sending. `raw`: `Protocol.prototype.setRequestHandler`, the
+       * unwrapped base method, so a result the server-side check would refuse still reaches the client.
+       */
+      readonly registration?: 'wrapped' | 'raw';
+    }
+  /** Never answers tools/call. */
+  | { readonly kind: 'hang' }
+  /** Closes the connection when tools/call arrives. */
+  | { readonly kind: 'close' }
+  /** Answers tools/call with a message that is not valid JSON-RPC, then nothing. */
+  | { readonly kind: 'malformed' }
+  /** Answers tools/call with a valid result carrying another request's id, then nothing. */
+  | { readonly kind: 'wrong-id'; readonly result: ToolResult }
+  /** The low-level handler throws an Error with this message. */
+  | { readonly kind: 'throw'; readonly message: string }
+  /** A high-level server helper registers the tool and its handler returns `result`. */
+  | { readonly kind: 'helper'; readonly helper: ServerHelper; readonly result: ToolResult | 'throw' };
+
+/** v1 `McpServer.registerTool`, or the v2 server package's `McpServer.registerTool`. */
+export type ServerHelper = 'v1-mcp-server' | 'v2-mcp-server';
 
 export interface Matrix {
   readonly name: string;
@@ -197,6 +283,10 @@ export const CaseRecordSchema = z
     observed: ObservationSchema,
     verdict: VerdictSchema,
     mismatches: z.array(MismatchSchema),
+    family: z.string().optional(),
+    question: z.string().optional(),
+    reference: z.string().optional(),
+    arguments: z.record(z.string(), JsonValueSchema).optional(),
   })
   .strict();
 export type CaseRecord = z.infer<typeof CaseRecordSchema>;

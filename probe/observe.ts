@@ -1,7 +1,7 @@
 // Runs one scenario against one real client and records what happened. No judgement here.
 import type { ClientAdapter, ConnectedClient } from './adapters/index.ts';
 import type { ErrorInfo, JsonValue, Observation, Scenario, Stage } from './domain.ts';
-import { startFixtureServer, type RunningFixture } from './fixture-server.ts';
+import { SECOND_PAGE, startFixtureServer, type RunningFixture } from './fixture-server.ts';
 
 /** An observation before the fixture's `serverSent` is attached (Omit that distributes over the union). */
 type ClientObservation = Observation extends infer O ? (O extends unknown ? Omit<O, 'serverSent'> : never) : never;
@@ -49,8 +49,32 @@ function returnedObservation(value: unknown): Extract<ClientObservation, { outco
 
 const TIMED_OUT = Symbol('timed out');
 
+/** What the client learns about the tool before the call, per discovery mode. */
+async function discover(client: ConnectedClient, fixture: RunningFixture, scenario: Scenario): Promise<void> {
+  switch (scenario.discovery) {
+    case 'cold':
+    case 'definition':
+      return;
+    case 'warm':
+      return client.listTools();
+    case 'changed':
+      await client.listTools();
+      return fixture.changeTool();
+    case 'all-pages': {
+      let cursor: string | undefined;
+      do cursor = (await client.listToolsPage(cursor)).nextCursor;
+      while (cursor !== undefined);
+      return;
+    }
+    case 'one-page':
+      await client.listToolsPage(SECOND_PAGE);
+      return;
+  }
+}
 
-export async function observe(scenario: Scenario, adapter: ClientAdapter, options: ObserveOptions): Promise<Observation> {
+
+export async function observe(scenario: Scenario, adapter: ClientAdapter, runOptions: ObserveOptions): Promise<Observation> {
+  const options = { timeoutMs: scenario.timeoutMs ?? runOptions.timeoutMs };
   let stage: Stage = 'connect';
   let fixture: RunningFixture | undefined;
   let client: ConnectedClient | undefined;
@@ -59,16 +83,18 @@ export async function observe(scenario: Scenario, adapter: ClientAdapter, option
     try {
       fixture = await startFixtureServer(scenario.tool, scenario.server);
       client = await adapter.connect(fixture.clientTransport);
-      if (scenario.discovery === 'warm') {
-        stage = 'discover';
-        await client.listTools();
-      }
+      stage = 'discover';
+      await discover(client, fixture, scenario);
       stage = 'call';
     } catch (error) {
       return { outcome: 'crashed', stage, error: describeError(error) };
     }
     try {
-      return returnedObservation(await client.callTool(scenario.tool.name, {}));
+      const options = {
+        ...(scenario.discovery === 'definition' && { toolDefinition: scenario.tool }),
+        ...(scenario.clientTimeoutMs !== undefined && { timeoutMs: scenario.clientTimeoutMs }),
+      };
+      return returnedObservation(await client.callTool(scenario.calledName ?? scenario.tool.name, scenario.arguments ?? {}, options));
     } catch (error) {
       return { outcome: 'rejected', error: describeError(error) };
     }

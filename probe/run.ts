@@ -2,7 +2,7 @@
 // judgement of each observation is attached. The result is plain data for the renderers and the diff.
 import picomatch from 'picomatch';
 import { adapters, type ClientAdapter } from './adapters/index.ts';
-import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, Scenario } from './domain.ts';
+import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, Scenario, ToolResult } from './domain.ts';
 import { lintResult } from './lint.ts';
 import { RESULT_SCHEMA_VERSION } from './domain.ts';
 import { captureEnvironment } from './environment.ts';
@@ -44,6 +44,14 @@ export function selectScenarios(scenarios: readonly Scenario[], patterns: readon
   return scenarios.filter((scenario) => matchers.some((matches) => matches(scenario.id)));
 }
 
+/** The result the server is told to send (its handler's return value); null when it sends none. */
+export function sentResult(scenario: Scenario): ToolResult | null {
+  const { server } = scenario;
+  if (server.kind === 'respond' || server.kind === 'wrong-id') return server.result;
+  if (server.kind === 'helper' && server.result !== 'throw') return server.result;
+  return null;
+}
+
 export async function runMatrix(matrix: Matrix, scenarios: readonly Scenario[], options: RunMatrixOptions = {}): Promise<ResultFile> {
   const environment = options.environment ?? captureEnvironment();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -63,11 +71,15 @@ export async function runMatrix(matrix: Matrix, scenarios: readonly Scenario[], 
       discovery: scenario.discovery,
       shape: scenario.shape,
       tool: scenario.tool,
-      result: scenario.server.kind === 'respond' ? scenario.server.result : null,
+      result: sentResult(scenario),
       expected: scenario.expected,
       observed,
       verdict,
       mismatches,
+      ...(scenario.arguments && { arguments: scenario.arguments }),
+      ...(scenario.family && { family: scenario.family }),
+      ...(scenario.question && { question: scenario.question }),
+      ...(scenario.reference && { reference: scenario.reference }),
     });
   }
   const passed = cases.filter((c) => c.verdict === 'pass').length;
@@ -75,7 +87,8 @@ export async function runMatrix(matrix: Matrix, scenarios: readonly Scenario[], 
   const unjudged = cases.length - passed - failed;
   const lint: Record<string, Finding[]> = {};
   for (const scenario of scenarios) {
-    if (scenario.server.kind === 'respond' && !(scenario.shape in lint)) lint[scenario.shape] = lintResult(scenario.tool, scenario.server.result);
+    const result = sentResult(scenario);
+    if (result && !(scenario.shape in lint)) lint[scenario.shape] = lintResult(scenario.tool, result);
   }
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,

@@ -105,6 +105,8 @@ describe('mcp-sdk-probe', () => {
     [['stray'], /too many arguments/],
     [['--case', 'no-such-case'], /--case no-such-case matches no case of matrix audit/],
     [['--update', '--case', 'v1/*'], /--update records the whole matrix/],
+    [['--matrix', 'everything'], /--matrix everything: expected one of audit, extended, all/],
+    [['--matrix', 'all', '--recorded', 'x.json'], /--recorded names one file; with --matrix all each matrix is compared with its own/],
   ])('exits 2 with a one-line message on bad usage: %j', async (args, message) => {
     const run = await runCli([...args, '--recorded', recorded, '--out', out]);
     expect(run.code).toBe(2);
@@ -160,9 +162,22 @@ describe('mcp-sdk-probe', () => {
     ]);
   });
 
+  it('--matrix all runs the audit and the extended matrix, each against its own recorded result', async () => {
+    const run = await runCli(['--matrix', 'all', '--out', out]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Compared with results\/recorded\.json and results\/recorded-extended\.json: \d+ matched\n/);
+    expect(run.stdout).toContain('family: faults');
+    const result = ResultFileSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(result.matrix.name).toBe('all');
+    expect(result.summary.failed).toBe(0);
+    expect(result.cases.length).toBeGreaterThan(100);
+  });
+
   it('--help describes every flag and exits 0', async () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);
-    for (const flag of ['--json', '--out', '--case', '--timeout', '--recorded', '--update']) expect(run.stdout).toContain(flag);
+    for (const flag of ['--json', '--format', '--out', '--case', '--timeout', '--recorded', '--update', '--matrix', '--scenarios', '--v1', '--v2']) {
+      expect(run.stdout).toContain(flag);
+    }
   });
 });

@@ -55,6 +55,17 @@ const table: [string, Expected, Observation, MismatchKind[]][] = [
   ['any code when none is stated', { outcome: 'rejected' }, rejected(-32600), []],
   ['any code, even none', { outcome: 'rejected' }, rejected(null, 'TypeError'), []],
   ['no code stated still needs a rejection', { outcome: 'rejected' }, returned(), ['outcome']],
+  ['sent as expected', { outcome: 'rejected', code: -32602, sent: 'error' }, { ...rejected(-32602), serverSent: { error: { code: -32602, message: 'm' } } } as Observation, []],
+  ['sent otherwise than expected', { outcome: 'rejected', code: -32602, sent: 'error' }, rejected(-32602), ['sent']],
+  ['a server error without a sent expectation', { outcome: 'rejected', code: -32602 }, { ...rejected(-32602), serverSent: { error: { code: -32602, message: 'm' } } } as Observation, ['fixture-altered']],
+  ['rejected by the expected side', { outcome: 'rejected', code: -32602, by: 'client-output-schema' }, { ...rejected(-32602), error: { name: 'McpError', code: -32602, message: "Structured content does not match the tool's output schema" } } as Observation, []],
+  ['rejected by another side', { outcome: 'rejected', code: -32602, by: 'server' }, rejected(-32602), ['by']],
+  ['a result parse error', { outcome: 'rejected', by: 'client-result-parse', name: '$ZodError' }, rejected(null, '$ZodError'), []],
+  ['another error class', { outcome: 'rejected', name: 'SdkError' }, rejected(null, 'TypeError'), ['name']],
+  ['timeout as expected', { outcome: 'timeout' }, { outcome: 'timeout', stage: 'call', afterMs: 10, serverSent: 'nothing' }, []],
+  ['timeout expected, returned', { outcome: 'timeout' }, returned(), ['outcome']],
+  ['crash in the expected stage', { outcome: 'crashed', stage: 'discover', name: 'SyntaxError' }, { outcome: 'crashed', stage: 'discover', error: { name: 'SyntaxError', code: null, message: 'm' }, serverSent: 'nothing' }, []],
+  ['crash in another stage', { outcome: 'crashed', stage: 'discover' }, { outcome: 'crashed', stage: 'connect', error: { name: 'Error', code: null, message: 'm' }, serverSent: 'nothing' }, ['outcome']],
   ['altered by the fixture', expectReturned(), returned({ serverSent: { altered: { content: [] } } }), ['fixture-altered']],
 ];
 

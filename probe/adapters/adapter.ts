@@ -1,16 +1,25 @@
 // One adapter per client line, one shared interface. An adapter only drives its client and reports what
 // happened; it never decides whether that was right (judge.ts does).
-import type { ClientLine } from '../domain.ts';
+import type { ClientLine, ToolDefinition } from '../domain.ts';
 import type { FixtureTransport } from '../fixture-server.ts';
 import { HARNESS } from '../harness.ts';
 import { CLIENT_PACKAGES } from '../releases/spec.ts';
 
 export interface ConnectedClient {
-  /** `tools/list`, which lets a client cache the tool's outputSchema validator. */
+  /** `tools/list` as an application calls it first, which lets a client cache the outputSchema validator. */
   listTools(): Promise<void>;
+  /** One `tools/list` request with this cursor (v2 aggregates every page when there is none). */
+  listToolsPage(cursor: string | undefined): Promise<{ nextCursor?: string }>;
   /** The client's own `callTool`, resolving to whatever it hands back to the application. */
-  callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
+  callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
   close(): Promise<void>;
+}
+
+export interface CallOptions {
+  /** v2 only: `callTool(params, { toolDefinition })`, validation without tools/list. */
+  readonly toolDefinition?: ToolDefinition;
+  /** The client's own request timeout for this call. */
+  readonly timeoutMs?: number;
 }
 
 export interface ClientAdapter {
@@ -29,7 +38,7 @@ export const CLIENT_INFO = { name: HARNESS.name, version: HARNESS.version } as c
 export interface AnyClient {
   connect(transport: unknown, options?: unknown): Promise<void>;
   listTools(params?: unknown): Promise<unknown>;
-  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }, ...rest: unknown[]): Promise<unknown>;
   close(): Promise<void>;
 }
 export type AnyClientClass = new (info: typeof CLIENT_INFO) => AnyClient;

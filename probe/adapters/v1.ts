@@ -13,7 +13,16 @@ export function createV1Adapter(ClientClass: AnyClientClass): ClientAdapter {
         listTools: async () => {
           await client.listTools();
         },
-        callTool: (name, args) => client.callTool({ name, arguments: args }),
+        listToolsPage: async (cursor) => {
+          const page = (await client.listTools(cursor === undefined ? undefined : { cursor })) as { nextCursor?: string };
+          return page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor };
+        },
+        callTool: (name, args, options) => {
+          // v1 has no way to hand callTool a tool definition; the extended matrix has no such v1 case.
+          if (options?.toolDefinition) throw new TypeError('the v1 client cannot take a tool definition in callTool');
+          if (options?.timeoutMs !== undefined) return client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs });
+          return client.callTool({ name, arguments: args });
+        },
         close: () => client.close(),
       };
     },

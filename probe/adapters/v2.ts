@@ -16,7 +16,17 @@ export function createV2Adapter(ClientClass: AnyClientClass): ClientAdapter {
         listTools: async () => {
           await client.listTools();
         },
-        callTool: (name, args) => client.callTool({ name, arguments: args }),
+        listToolsPage: async (cursor) => {
+          const page = (await client.listTools(cursor === undefined ? undefined : { cursor })) as { nextCursor?: string };
+          return page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor };
+        },
+        callTool: (name, args, options) => {
+          const callOptions = {
+            ...(options?.toolDefinition && { toolDefinition: options.toolDefinition }),
+            ...(options?.timeoutMs !== undefined && { timeout: options.timeoutMs }),
+          };
+          return Object.keys(callOptions).length > 0 ? client.callTool({ name, arguments: args }, callOptions) : client.callTool({ name, arguments: args });
+        },
         close: () => client.close(),
       };
     },

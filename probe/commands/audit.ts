@@ -1,8 +1,9 @@
 // The default command: the audit matrix against the pinned clients, or against other releases of them
 // (--v1 / --v2), judged against the audit and compared with the recorded result.
 import { auditMatrix } from '../../scenarios/audit.ts';
-import { compareWithRecorded } from '../compare.ts';
-import type { ClientLine } from '../domain.ts';
+import { combineComparisons, compareWithRecorded } from '../compare.ts';
+import type { ClientLine, Matrix, ResultFile } from '../domain.ts';
+import { extendedMatrix } from '../../scenarios/extended/index.ts';
 import { InputError } from '../errors.ts';
 import { exitCodeFor } from '../exit-code.ts';
 import { defaultCacheDir } from '../releases/cache.ts';
@@ -13,7 +14,7 @@ import { emit, parseFormat } from './report.ts';
 import { loadUserScenarios } from '../user-scenarios.ts';
 import { resolve } from 'node:path';
 import { runMatrix, selectScenarios, type ClientUnderTest } from '../run.ts';
-import { DEFAULT_OUT, DEFAULT_RECORDED, displayPath, isCi, paintFor, PROJECT_ROOT, resolveFrom, type CliIo } from './io.ts';
+import { DEFAULT_OUT, DEFAULT_RECORDED, RESULTS_DIR, displayPath, isCi, paintFor, PROJECT_ROOT, resolveFrom, type CliIo } from './io.ts';
 
 export interface AuditOptions {
   readonly json: boolean;
@@ -27,6 +28,7 @@ export interface AuditOptions {
   readonly v2?: string;
   readonly prerelease: boolean;
   readonly scenarios?: string;
+  readonly matrix?: string;
 }
 
 async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Partial<Record<ClientLine, ClientUnderTest>>> {
@@ -58,9 +60,44 @@ async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Parti
   return clients;
 }
 
+/** The built-in matrices `--matrix` chooses from, each with its own recorded result. */
+export const MATRICES = { audit: auditMatrix, extended: extendedMatrix } as const satisfies Record<string, Matrix>;
+export const MATRIX_CHOICES = ['audit', 'extended', 'all'] as const;
+export const RECORDED_FOR = {
+  audit: DEFAULT_RECORDED,
+  extended: resolve(RESULTS_DIR, 'recorded-extended.json'),
+} as const satisfies Record<keyof typeof MATRICES, string>;
+
+function chosenMatrices(name: string | undefined): (keyof typeof MATRICES)[] {
+  const choice = name ?? 'audit';
+  if (choice === 'all') return ['audit', 'extended'];
+  if (choice in MATRICES) return [choice as keyof typeof MATRICES];
+  throw new InputError(`--matrix ${choice}: expected one of ${MATRIX_CHOICES.join(', ')}`);
+}
+
+/** The part of a run that belongs to one matrix, as its own result file (for its recorded comparison). */
+export function resultFor(result: ResultFile, matrix: Matrix, ids: ReadonlySet<string>): ResultFile {
+  const cases = result.cases.filter((c) => ids.has(c.id));
+  const passed = cases.filter((c) => c.verdict === 'pass').length;
+  const failed = cases.filter((c) => c.verdict === 'fail').length;
+  const unjudged = cases.length - passed - failed;
+  const shapes = new Set(cases.map((c) => c.shape));
+  return {
+    ...result,
+    matrix: { name: matrix.name, title: matrix.title, source: matrix.source },
+    cases,
+    summary: unjudged > 0 ? { passed, failed, unjudged } : { passed, failed },
+    ...(result.lint && { lint: Object.fromEntries(Object.entries(result.lint).filter(([shape]) => shapes.has(shape))) }),
+  };
+}
+
 export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: readonly string[]): Promise<number> {
   const format = parseFormat(options.format, options.json);
-  const recordedPath = resolveFrom(io, options.recorded, DEFAULT_RECORDED);
+  const names = chosenMatrices(options.matrix);
+  if (options.recorded !== undefined && names.length > 1) {
+    throw new InputError(`--recorded names one file; with --matrix all each matrix is compared with its own (${Object.values(RECORDED_FOR).map((p) => displayPath(p, io.cwd)).join(', ')})`);
+  }
+  const recordedPaths = names.map((name) => resolveFrom(io, options.recorded, RECORDED_FOR[name]));
   const otherReleases = options.v1 !== undefined || options.v2 !== undefined;
   if (options.update && isCi(io.env)) {
     // vitest's rule for snapshots: baselines are recorded on purpose by a person, never by CI.
@@ -68,29 +105,44 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   }
   if (options.update && options.case.length > 0) throw new InputError('--update records the whole matrix; drop --case to use it');
   if (options.update && otherReleases) throw new InputError('--update records the pinned clients; drop --v1/--v2 to use it');
-  const userScenarios = options.scenarios
-    ? await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, new Set(auditMatrix.scenarios.map((s) => s.id)))
-    : [];
-  // User scenarios run beside the built-in matrix; only the built-in cases are in the recorded result.
-  const matrix = userScenarios.length > 0 ? { ...auditMatrix, scenarios: [...auditMatrix.scenarios, ...userScenarios] } : auditMatrix;
-  const builtIn = new Set(auditMatrix.scenarios.map((s) => s.id));
+  const builtInIds = new Set(Object.values(MATRICES).flatMap((m) => m.scenarios.map((s) => s.id)));
+  const userScenarios = options.scenarios ? await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, builtInIds) : [];
+  const matrices = names.map((name) => MATRICES[name]);
+  const first = matrices[0]!;
+  // User scenarios run beside the built-in matrices; only built-in cases have recorded results.
+  const matrix: Matrix =
+    matrices.length === 1 && userScenarios.length === 0
+      ? first
+      : {
+          name: matrices.length === 1 ? first.name : 'all',
+          title: matrices.length === 1 ? first.title : matrices.map((m) => m.title).join(' + '),
+          source: matrices.length === 1 ? first.source : matrices.map((m) => m.source).join('; '),
+          scenarios: [...matrices.flatMap((m) => m.scenarios), ...userScenarios],
+        };
   const scenarios = selectScenarios(matrix.scenarios, options.case);
   if (scenarios.length === 0) {
     throw new InputError(`--case ${options.case.join(', ')} matches no case of matrix ${matrix.name}; ids look like ${matrix.scenarios[0]?.id}`);
   }
-  // Read (and validate) the recorded result before running anything, so bad input changes nothing.
-  const recorded = readRecordedResult(recordedPath);
+  // Read (and validate) the recorded results before running anything, so bad input changes nothing.
+  const recorded = recordedPaths.map((path) => readRecordedResult(path));
   const clients = await clientsUnderTest(options, io);
 
   const result = await runMatrix(matrix, scenarios, { timeoutMs: options.timeout, clients });
-  const recordedCases = { ...result, cases: result.cases.filter((c) => builtIn.has(c.id)) };
-  const comparison = compareWithRecorded(recorded.kind === 'found' ? recorded.result : undefined, recordedCases, {
-    fullMatrix: recordedCases.cases.length === auditMatrix.scenarios.length,
-    // Another release is expected to have another package label; what matters is whether it behaves
-    // like the pinned client the recorded result was made with.
-    ignore: otherReleases ? ['clientPackage'] : [],
+  const parts = matrices.map((m, i) => {
+    const ids = new Set(m.scenarios.map((s) => s.id));
+    const own = resultFor(result, m, ids);
+    const before = recorded[i]!;
+    const comparison = compareWithRecorded(before.kind === 'found' ? before.result : undefined, own, {
+      fullMatrix: own.cases.length === m.scenarios.length,
+      // Another release is expected to have another package label; what matters is whether it behaves
+      // like the pinned client the recorded result was made with.
+      ignore: otherReleases ? ['clientPackage'] : [],
+    });
+    return { own, comparison, path: recordedPaths[i]! };
   });
-  if (options.update) writeFileAtomic(recordedPath, serializeResult(result));
+  const comparison = combineComparisons(parts.map((p) => p.comparison));
+  if (options.update) for (const part of parts) writeFileAtomic(part.path, serializeResult(part.own));
+  const shownRecorded = parts.map((p) => displayPath(p.path, io.cwd)).join(' and ');
   emit(
     {
       result,
@@ -98,14 +150,14 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
       format,
       out: options.out === undefined ? undefined : resolveFrom(io, options.out, DEFAULT_OUT),
       defaultJsonPath: DEFAULT_OUT,
-      recordedPath,
+      recordedPath: parts.length === 1 ? parts[0]!.path : undefined,
       updatedRecorded: options.update,
       argv,
       table: (writtenPath) =>
         renderTerminalReport({
           result,
           comparison,
-          recordedPath: displayPath(recordedPath, io.cwd),
+          recordedPath: shownRecorded,
           updatedRecorded: options.update,
           writtenPath,
           paint: paintFor(io),

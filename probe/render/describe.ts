@@ -1,7 +1,7 @@
 // All wording about expectations, observations, mismatches and comparisons lives here (publint-style:
 // checks emit data, one formatter words it), shared by every renderer.
 import type { CaseComparison, ComparisonKind } from '../compare.ts';
-import type { Expected, JsonValue, Mismatch, MismatchKind, Observation } from '../domain.ts';
+import type { Expected, JsonValue, Mismatch, MismatchKind, Observation, SentKind } from '../domain.ts';
 
 export function json(value: JsonValue | undefined): string {
   return value === undefined ? 'absent' : JSON.stringify(value);
@@ -24,6 +24,8 @@ export function describeObservation(observed: Observation): string {
 export function describeExpected(expected: Expected | null): string {
   if (expected === null) return 'nothing stated';
   if (expected.outcome === 'returned') return expected.isError ? 'returned isError' : 'returned';
+  if (expected.outcome === 'timeout') return 'timeout';
+  if (expected.outcome === 'crashed') return `crashed (${expected.stage})`;
   return expected.code === undefined ? 'rejected (any error)' : `rejected ${expected.code}`;
 }
 
@@ -44,6 +46,9 @@ export function describeObservationInFull(observed: Observation): string {
 }
 
 export const MISMATCH_WORDING = {
+  sent: (m) => `expected the server to send ${SENT_WORDING[m.expected]}, it sent ${SENT_WORDING[m.observed]}`,
+  by: (m) => `expected the rejection to come from the ${m.expected}, it came from the ${m.observed}`,
+  name: (m) => `expected a thrown ${m.expected}, observed ${m.observed}`,
   outcome: (m) => `expected ${m.expected}, observed ${m.observed}`,
   code: (m) => `expected error code ${m.expected}, observed ${m.observed ?? 'no code'}`,
   isError: (m) => `expected isError ${m.expected}, observed ${m.observed}`,
@@ -51,6 +56,13 @@ export const MISMATCH_WORDING = {
   content: (m) => `expected content ${json(m.expected)}, observed ${json(m.observed)}`,
   'fixture-altered': () => 'the fixture server did not send the scenario result unchanged, so the client never saw this shape',
 } as const satisfies { [K in MismatchKind]: (mismatch: Extract<Mismatch, { kind: K }>) => string };
+
+export const SENT_WORDING = {
+  'as-scenario': 'the result unchanged',
+  nothing: 'nothing',
+  altered: 'an altered result',
+  error: 'a JSON-RPC error',
+} as const satisfies Record<SentKind, string>;
 
 export function describeMismatch(mismatch: Mismatch): string {
   return (MISMATCH_WORDING[mismatch.kind] as (m: Mismatch) => string)(mismatch);

@@ -86,12 +86,15 @@ function observedSection(record: CaseRecord): string[] {
 
 function caseDetails(record: CaseRecord): string[] {
   const summary = `<code>${html(record.id)}</code>: ${MARK[record.verdict]} ${html(describeObservation(record.observed))} (expected: ${html(describeExpected(record.expected))})`;
+  const { serverSent } = record.observed;
   const sent =
-    record.observed.serverSent === 'as-scenario'
+    serverSent === 'as-scenario'
       ? 'crossed the wire unchanged'
-      : record.observed.serverSent === 'nothing'
+      : serverSent === 'nothing'
         ? 'was never sent'
-        : 'was altered on the way out; what went out: ' + JSON.stringify(record.observed.serverSent.altered);
+        : 'error' in serverSent
+          ? `was not sent: the server answered with JSON-RPC error ${serverSent.error.code} (${serverSent.error.message})`
+          : 'was altered on the way out; what went out: ' + JSON.stringify(serverSent.altered);
   return [
     '<details>',
     `<summary>${summary}</summary>`,

@@ -63,6 +63,22 @@ export function renderTable(cases: readonly CaseRecord[], paint: Paint = NO_COLO
   return lines;
 }
 
+/**
+ * The audit's cases (no family) form one table; extended cases get a table per family, headed by the
+ * family's name, so a reader sees discovery, edge values, schemas, server side and faults apart.
+ */
+function groupedTables(cases: readonly CaseRecord[], paint: Paint): string[] {
+  const families = [...new Set(cases.map((c) => c.family ?? ''))];
+  return families.flatMap((family) => [
+    '',
+    ...(family ? [paint.bold(`family: ${family}`)] : []),
+    ...renderTable(
+      cases.filter((c) => (c.family ?? '') === family),
+      paint,
+    ),
+  ]);
+}
+
 export function renderTerminalReport(input: TerminalReportInput): string {
   const { result, comparison, paint = NO_COLOUR } = input;
   const clients = [...new Map(result.cases.map((record) => [record.client, record.clientPackage])).entries()]
@@ -72,8 +88,7 @@ export function renderTerminalReport(input: TerminalReportInput): string {
   const lines = [
     paint.bold(`${environment.harness} · matrix ${result.matrix.name}: ${result.matrix.title}`),
     paint.dim(`${clients} · node ${environment.node} ${environment.platform}/${environment.arch}`),
-    '',
-    ...renderTable(result.cases, paint),
+    ...groupedTables(result.cases, paint),
   ];
 
   const failures = result.cases.filter((record) => record.verdict === 'fail');

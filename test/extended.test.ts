@@ -1,0 +1,70 @@
+// The extended matrix against the real pinned SDKs: every case must do what was recorded for it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compareWithRecorded } from '../probe/compare.ts';
+import type { ResultFile } from '../probe/domain.ts';
+import { describeMismatch } from '../probe/render/describe.ts';
+import { parseResultText, serializeResult } from '../probe/result-file.ts';
+import { runMatrix } from '../probe/run.ts';
+import { auditMatrix } from '../scenarios/audit.ts';
+import { extendedMatrix } from '../scenarios/extended/index.ts';
+import { ROOT } from './helpers/cli.ts';
+import { expectValidResult } from './helpers/schema.ts';
+
+const RECORDED_EXTENDED = join(ROOT, 'results', 'recorded-extended.json');
+
+describe('the extended matrix', () => {
+  let result: ResultFile;
+  beforeAll(async () => {
+    result = await runMatrix(extendedMatrix, extendedMatrix.scenarios);
+  }, 60_000);
+
+  it('every case passes its recorded expectation', () => {
+    const failures = result.cases.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}: ${c.mismatches.map(describeMismatch).join('; ')}`);
+    expect(failures).toEqual([]);
+    expect(result.summary.passed).toBe(extendedMatrix.scenarios.length);
+  });
+
+  it('matches results/recorded-extended.json case for case', () => {
+    const recorded = parseResultText(readFileSync(RECORDED_EXTENDED, 'utf8'), RECORDED_EXTENDED);
+    const comparison = compareWithRecorded(recorded, result, { fullMatrix: true });
+    expect(comparison.entries.filter((e) => e.kind !== 'matched')).toEqual([]);
+    expectValidResult(serializeResult(result));
+  });
+
+  it('states an expectation, a family, a question and a reference for every case', () => {
+    for (const scenario of extendedMatrix.scenarios) {
+      expect(scenario.expected, scenario.id).not.toBeNull();
+      expect(scenario.family, scenario.id).toMatch(/^(discovery|edge-values|schemas|server-side|faults)$/);
+      expect(scenario.question?.length, scenario.id).toBeGreaterThan(20);
+      expect(scenario.reference?.length, scenario.id).toBeGreaterThan(10);
+    }
+  });
+
+  it('shares no case id with the audit, so --matrix all can run both', () => {
+    const audit = new Set(auditMatrix.scenarios.map((s) => s.id));
+    expect(extendedMatrix.scenarios.filter((s) => audit.has(s.id))).toEqual([]);
+  });
+
+  it.each([
+    // A handful of findings worth guarding by name, beside the recorded file.
+    ['v1/warm/paged-off-schema-success', 'returned'],
+    ['v2/one-page/paged-off-schema-success', 'returned'],
+    ['v1/changed/schema-widened-off-schema-success', 'rejected'],
+    ['v2/changed/schema-widened-off-schema-success', 'returned'],
+    ['v1/warm/success-structured-null', 'rejected'],
+    ['v1/warm/schema-bad-pattern', 'crashed'],
+    ['v2/warm/v2-mcp-server-unknown-tool', 'rejected'],
+    ['v1/warm/fault-malformed-answer', 'timeout'],
+  ])('%s: %s', (id, outcome) => {
+    expect(result.cases.find((c) => c.id === id)?.observed.outcome).toBe(outcome);
+  });
+
+  it('records where a rejection came from', () => {
+    const sent = (id: string) => result.cases.find((c) => c.id === id)?.observed.serverSent;
+    expect(sent('v1/warm/wrapped-success-structured-null')).toMatchObject({ error: { code: -32602 } });
+    expect(sent('v1/warm/success-structured-null')).toBe('as-scenario');
+    expect(sent('v1/warm/v1-mcp-server-off-schema-success')).toMatchObject({ altered: { isError: true } });
+  });
+});
