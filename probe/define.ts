@@ -50,6 +50,7 @@ export interface CaseDefinition {
   readonly calledName?: string;
   readonly timeoutMs?: number;
   readonly clientTimeoutMs?: number;
+  readonly transport?: Scenario['transport'];
   readonly family?: string;
   readonly question?: string;
   readonly reference?: string;
@@ -65,7 +66,7 @@ export function defineCase(definition: CaseDefinition): Scenario {
     tool: ToolDefinitionSchema.parse(tool),
     server: definition.server ?? { kind: 'respond', result: ToolResultSchema.parse(shape.result) },
     expected: definition.expected === null ? null : ExpectedSchema.parse(definition.expected),
-    ...pick(definition, ['arguments', 'calledName', 'timeoutMs', 'clientTimeoutMs', 'family', 'question', 'reference']),
+    ...pick(definition, ['arguments', 'calledName', 'timeoutMs', 'clientTimeoutMs', 'transport', 'family', 'question', 'reference']),
   };
 }
 

@@ -29,6 +29,10 @@ export const DiscoverySchema = z.enum([
 ]);
 export type Discovery = z.infer<typeof DiscoverySchema>;
 
+/** How the client reaches the fixture server. The audit ran in memory only. */
+export const TransportKindSchema = z.enum(['in-memory', 'stdio', 'http']);
+export type TransportKind = z.infer<typeof TransportKindSchema>;
+
 /** A tool definition as `tools/list` returns it. */
 export const ToolDefinitionSchema = z
   .object({
@@ -207,6 +211,8 @@ export interface Scenario {
   readonly timeoutMs?: number;
   /** The client's own request timeout for tools/call (its default is 60 s). */
   readonly clientTimeoutMs?: number;
+  /** How the client reaches the server; in memory when absent. */
+  readonly transport?: TransportKind;
   /** Extended-matrix cases: the family, the question the case answers, and the spec clause or SDK issue. */
   readonly family?: string;
   readonly question?: string;
@@ -287,6 +293,7 @@ export const CaseRecordSchema = z
     question: z.string().optional(),
     reference: z.string().optional(),
     arguments: z.record(z.string(), JsonValueSchema).optional(),
+    transport: TransportKindSchema.optional(),
   })
   .strict();
 export type CaseRecord = z.infer<typeof CaseRecordSchema>;

@@ -2,25 +2,43 @@
 // in-memory pair, listing one tool and answering `tools/call` with the scenario's synthetic result, so every
 // client line receives the same bytes from the same server and any difference is the client's. The
 // extended matrix adds faults (hang, close, malformed or misaddressed answers, a throwing handler),
-// pagination, a list_changed schema switch, and the high-level server helpers of both lines.
+// pagination, a list_changed schema switch, the high-level server helpers of both lines, and the same
+// server over stdio (a child process) and Streamable HTTP (loopback, a port the OS picks).
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { ServerBehaviour, ServerSent, ToolDefinition } from './domain.ts';
+import type { ServerBehaviour, ServerSent, ToolDefinition, TransportKind } from './domain.ts';
 import { startHelperServer } from './fixture-helpers.ts';
 import { HARNESS } from './harness.ts';
+import { PROJECT_ROOT } from './project.ts';
 
 export type FixtureTransport = Transport;
 
+/** How a client reaches the fixture: a transport object, a command to spawn, or a URL. */
+export type ClientEndpoint =
+  | { readonly kind: 'in-memory'; readonly transport: Transport }
+  | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Record<string, string> }
+  | { readonly kind: 'http'; readonly url: string };
+
 export interface RunningFixture {
-  /** The client's end of the linked pair. */
-  readonly clientTransport: FixtureTransport;
+  readonly endpoint: ClientEndpoint;
+  /** stdio only: the child's stderr, on which it reports the tools/call response it sent. */
+  attachServerStderr(stream: NodeJS.ReadableStream | null | undefined): void;
   /** What went out as the `tools/call` response so far, compared with what the scenario said to send. */
   serverSent(): ServerSent;
+  /**
+   * Waits until the server's report of its answer has arrived (stdio: the child reports on stderr, which
+   * can be read after the answer on stdout), at most `limitMs`.
+   */
+  settle(limitMs: number): Promise<void>;
   /** For `changeTo`: switch the listed tool and notify the client with notifications/tools/list_changed. */
   changeTool(): Promise<void>;
   close(): Promise<void>;
@@ -28,48 +46,45 @@ export interface RunningFixture {
 
 const DECOY: ToolDefinition = { name: 'probe_decoy', description: 'Listed first, so the tool under test is on the second page.', inputSchema: { type: 'object' } };
 export const SECOND_PAGE = 'page-2';
+const STDIO_SENT_PREFIX = 'MCP_SDK_PROBE_SENT ';
 
-/** Watches both directions of the pair: the client's tools/call request id, and the server's answer to it. */
-function tapCall(clientTransport: Transport, serverTransport: Transport) {
-  let callId: string | number | undefined;
-  let answer: { result?: unknown; error?: { code: number; message: string } } | undefined;
-  const clientSend = clientTransport.send.bind(clientTransport);
-  clientTransport.send = async (message: JSONRPCMessage, options) => {
-    if ('method' in message && message.method === 'tools/call' && 'id' in message) callId = message.id;
-    return clientSend(message, options);
-  };
-  const serverSend = serverTransport.send.bind(serverTransport);
-  serverTransport.send = async (message: JSONRPCMessage, options) => {
-    if (callId !== undefined && 'id' in message && message.id === callId && answer === undefined) {
-      if ('result' in message) answer = { result: structuredClone(message.result) };
-      else if ('error' in message) answer = { error: { code: message.error.code, message: message.error.message } };
-    }
-    return serverSend(message, options);
-  };
-  return {
-    callId: () => callId,
-    sent(expected: unknown): ServerSent {
-      if (!answer) return 'nothing';
-      if (answer.error) return { error: answer.error };
-      if (isDeepStrictEqual(answer.result, expected)) return 'as-scenario';
-      return { altered: JSON.parse(JSON.stringify(answer.result ?? null)) };
-    },
-  };
+type Answer = { result?: unknown; error?: { code: number; message: string } } | undefined;
+
+function sentFrom(answer: Answer, expected: unknown): ServerSent {
+  if (!answer) return 'nothing';
+  if (answer.error) return { error: answer.error };
+  if (isDeepStrictEqual(answer.result, expected)) return 'as-scenario';
+  return { altered: JSON.parse(JSON.stringify(answer.result ?? null)) };
 }
 
-export async function startFixtureServer(tool: ToolDefinition, behaviour: ServerBehaviour): Promise<RunningFixture> {
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const tap = tapCall(clientTransport, serverTransport);
-  if (behaviour.kind === 'helper') {
-    const helper = await startHelperServer(behaviour.helper, tool, behaviour.result, serverTransport);
-    return {
-      clientTransport,
-      serverSent: () => tap.sent(behaviour.result),
-      changeTool: async () => {},
-      close: () => helper.close(),
-    };
-  }
+function answerOf(message: JSONRPCMessage): Answer {
+  if ('result' in message) return { result: structuredClone(message.result) };
+  if ('error' in message) return { error: { code: message.error.code, message: message.error.message } };
+  return undefined;
+}
 
+/**
+ * Watches a connected server transport (observing, not altering): the tools/call request id as it comes
+ * in, and the server's answer to it as it goes out.
+ */
+function tapServer(serverTransport: Transport) {
+  let callId: string | number | undefined;
+  let answer: Answer;
+  const receive = serverTransport.onmessage;
+  serverTransport.onmessage = (message, extra) => {
+    if ('method' in message && message.method === 'tools/call' && 'id' in message) callId = message.id;
+    receive?.(message, extra);
+  };
+  const send = serverTransport.send.bind(serverTransport);
+  serverTransport.send = async (message: JSONRPCMessage, options) => {
+    if (callId !== undefined && answer === undefined && 'id' in message && message.id === callId) answer = answerOf(message);
+    return send(message, options);
+  };
+  return { sent: (expected: unknown) => sentFrom(answer, expected) };
+}
+
+/** The v1 low-level Server with the scenario's behaviour, connected to `serverTransport`. */
+async function startLowLevel(tool: ToolDefinition, behaviour: Exclude<ServerBehaviour, { kind: 'helper' }>, serverTransport: Transport) {
   let listed = tool;
   const paginate = behaviour.kind === 'respond' && behaviour.paginate === true;
   const server = new Server(
@@ -83,7 +98,7 @@ export async function startFixtureServer(tool: ToolDefinition, behaviour: Server
   const never = () => new Promise<never>(() => {});
   // `Server.setRequestHandler` is the SDK's public (wrapped) registration: since 1.24.0 it re-parses the
   // handler's return value as a CallToolResult before sending. That is what a real low-level server gets,
-  // so we keep it, and `serverSent()` proves the scenario's result crossed the wire unchanged.
+  // so it is the default, and `serverSent()` proves the scenario's result crossed the wire unchanged.
   const register =
     behaviour.kind === 'respond' && behaviour.registration === 'raw'
       ? Protocol.prototype.setRequestHandler.bind(server)
@@ -110,11 +125,8 @@ export async function startFixtureServer(tool: ToolDefinition, behaviour: Server
     }
   });
   await server.connect(serverTransport);
-
-  const expectedResult = behaviour.kind === 'respond' || behaviour.kind === 'wrong-id' ? behaviour.result : undefined;
   return {
-    clientTransport,
-    serverSent: () => tap.sent(expectedResult),
+    server,
     async changeTool() {
       if (behaviour.kind !== 'respond' || !behaviour.changeTo) return;
       listed = behaviour.changeTo;
@@ -122,6 +134,117 @@ export async function startFixtureServer(tool: ToolDefinition, behaviour: Server
       // Let the client handle the notification (and any refresh it starts) before the call.
       await new Promise((resolve) => setTimeout(resolve, 20));
     },
-    close: () => server.close(),
+  };
+}
+
+function expectedResultOf(behaviour: ServerBehaviour): unknown {
+  if (behaviour.kind === 'respond' || behaviour.kind === 'wrong-id' || behaviour.kind === 'helper') return behaviour.result;
+  return undefined;
+}
+
+async function listen(http: HttpServer): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    // Port 0: the OS picks a free port; loopback only.
+    http.listen(0, '127.0.0.1', () => resolve());
+  });
+  return `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+}
+
+export async function startFixtureServer(tool: ToolDefinition, behaviour: ServerBehaviour, transport: TransportKind = 'in-memory'): Promise<RunningFixture> {
+  const expected = expectedResultOf(behaviour);
+  if (transport === 'stdio') {
+    if (behaviour.kind !== 'respond') throw new Error(`fixture: the stdio fixture answers with a result only, not ${behaviour.kind}`);
+    let answer: Answer;
+    let buffered = '';
+    let reported: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (reported = resolve));
+    return {
+      endpoint: {
+        kind: 'stdio',
+        command: process.execPath,
+        args: [join(PROJECT_ROOT, 'probe', 'fixture-stdio.mjs')],
+        env: {
+          MCP_SDK_PROBE_FIXTURE: JSON.stringify({ tool, result: behaviour.result, name: `${HARNESS.name}-fixture`, version: HARNESS.version }),
+          ...(process.env.PATH ? { PATH: process.env.PATH } : {}),
+        },
+      },
+      attachServerStderr(stream) {
+        stream?.on('data', (chunk: Buffer | string) => {
+          buffered += chunk.toString();
+          for (let at = buffered.indexOf('\n'); at !== -1; at = buffered.indexOf('\n')) {
+            const line = buffered.slice(0, at);
+            buffered = buffered.slice(at + 1);
+            if (line.startsWith(STDIO_SENT_PREFIX) && answer === undefined) {
+              answer = answerOf(JSON.parse(line.slice(STDIO_SENT_PREFIX.length)));
+              reported();
+            }
+          }
+        });
+      },
+      serverSent: () => sentFrom(answer, expected),
+      async settle(limitMs) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([answered, new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)))]);
+        clearTimeout(timer);
+      },
+      changeTool: async () => {},
+      // The child belongs to the client's transport, which closes (and ends) it.
+      close: async () => {},
+    };
+  }
+
+  if (transport === 'http') {
+    if (behaviour.kind === 'helper') throw new Error('fixture: the HTTP fixture runs the low-level Server only');
+    const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+    const serverTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), enableJsonResponse: true });
+    const fixture = await startLowLevel(tool, behaviour, serverTransport);
+    const tap = tapServer(serverTransport);
+    const http = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        void serverTransport.handleRequest(req, res, body ? JSON.parse(body) : undefined).catch(() => res.destroy());
+      });
+    });
+    const url = await listen(http);
+    return {
+      endpoint: { kind: 'http', url },
+      attachServerStderr: () => {},
+      serverSent: () => tap.sent(expected),
+      settle: async () => {},
+      changeTool: () => fixture.changeTool(),
+      async close() {
+        await fixture.server.close();
+        // Nothing is left listening: drop keep-alive sockets, then stop the listener.
+        http.closeAllConnections();
+        await new Promise<void>((resolve) => http.close(() => resolve()));
+      },
+    };
+  }
+
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const endpoint: ClientEndpoint = { kind: 'in-memory', transport: clientTransport };
+  if (behaviour.kind === 'helper') {
+    const helper = await startHelperServer(behaviour.helper, tool, behaviour.result, serverTransport);
+    const tap = tapServer(serverTransport);
+    return {
+      endpoint,
+      attachServerStderr: () => {},
+      serverSent: () => tap.sent(expected),
+      settle: async () => {},
+      changeTool: async () => {},
+      close: () => helper.close(),
+    };
+  }
+  const fixture = await startLowLevel(tool, behaviour, serverTransport);
+  const tap = tapServer(serverTransport);
+  return {
+    endpoint,
+    attachServerStderr: () => {},
+    serverSent: () => tap.sent(expected),
+    settle: async () => {},
+    changeTool: () => fixture.changeTool(),
+    close: () => fixture.server.close(),
   };
 }

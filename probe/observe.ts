@@ -81,8 +81,9 @@ export async function observe(scenario: Scenario, adapter: ClientAdapter, runOpt
 
   const steps = async (): Promise<ClientObservation> => {
     try {
-      fixture = await startFixtureServer(scenario.tool, scenario.server);
-      client = await adapter.connect(fixture.clientTransport);
+      fixture = await startFixtureServer(scenario.tool, scenario.server, scenario.transport);
+      client = await adapter.connect(fixture.endpoint);
+      fixture.attachServerStderr(client.serverStderr);
       stage = 'discover';
       await discover(client, fixture, scenario);
       stage = 'call';
@@ -107,6 +108,8 @@ export async function observe(scenario: Scenario, adapter: ClientAdapter, runOpt
   try {
     const settled = await Promise.race([steps(), deadline]);
     const base: ClientObservation = settled === TIMED_OUT ? { outcome: 'timeout', stage, afterMs: options.timeoutMs } : settled;
+    // The server answered the call: make sure its report of what it sent is in before reading it.
+    if (base.outcome === 'returned' || base.outcome === 'rejected') await fixture?.settle(1000);
     return { ...base, serverSent: fixture?.serverSent() ?? 'nothing' };
   } finally {
     clearTimeout(timer);

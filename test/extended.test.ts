@@ -36,7 +36,7 @@ describe('the extended matrix', () => {
   it('states an expectation, a family, a question and a reference for every case', () => {
     for (const scenario of extendedMatrix.scenarios) {
       expect(scenario.expected, scenario.id).not.toBeNull();
-      expect(scenario.family, scenario.id).toMatch(/^(discovery|edge-values|schemas|server-side|faults)$/);
+      expect(scenario.family, scenario.id).toMatch(/^(discovery|edge-values|schemas|server-side|faults|transports)$/);
       expect(scenario.question?.length, scenario.id).toBeGreaterThan(20);
       expect(scenario.reference?.length, scenario.id).toBeGreaterThan(10);
     }
@@ -59,6 +59,15 @@ describe('the extended matrix', () => {
     ['v1/warm/fault-malformed-answer', 'timeout'],
   ])('%s: %s', (id, outcome) => {
     expect(result.cases.find((c) => c.id === id)?.observed.outcome).toBe(outcome);
+  });
+
+  it('leaves nothing listening and no server child process behind', async () => {
+    const transports = extendedMatrix.scenarios.filter((s) => s.family === 'transports');
+    await runMatrix(extendedMatrix, transports);
+    // Let closed handles finish closing.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const left = process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap' || kind === 'ProcessWrap' || kind === 'TCPSocketWrap');
+    expect(left).toEqual([]);
   });
 
   it('records where a rejection came from', () => {

@@ -1,7 +1,7 @@
 // One adapter per client line, one shared interface. An adapter only drives its client and reports what
 // happened; it never decides whether that was right (judge.ts does).
 import type { ClientLine, ToolDefinition } from '../domain.ts';
-import type { FixtureTransport } from '../fixture-server.ts';
+import type { ClientEndpoint } from '../fixture-server.ts';
 import { HARNESS } from '../harness.ts';
 import { CLIENT_PACKAGES } from '../releases/spec.ts';
 
@@ -13,6 +13,8 @@ export interface ConnectedClient {
   /** The client's own `callTool`, resolving to whatever it hands back to the application. */
   callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
   close(): Promise<void>;
+  /** stdio: the server child's stderr, where the fixture reports what it sent. */
+  readonly serverStderr?: NodeJS.ReadableStream | null;
 }
 
 export interface CallOptions {
@@ -26,7 +28,7 @@ export interface ClientAdapter {
   readonly line: ClientLine;
   /** npm name of the package that provides this line's `Client`. */
   readonly packageName: string;
-  connect(transport: FixtureTransport): Promise<ConnectedClient>;
+  connect(endpoint: ClientEndpoint): Promise<ConnectedClient>;
 }
 
 export const CLIENT_INFO = { name: HARNESS.name, version: HARNESS.version } as const;

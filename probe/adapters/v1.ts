@@ -1,15 +1,35 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientEndpoint } from '../fixture-server.ts';
 import type { AnyClientClass, ClientAdapter } from './adapter.ts';
 import { CLIENT_INFO, packageNameOf } from './adapter.ts';
+
+/** The v1 line's own transports (loaded only when a case uses them, to keep the audit's start-up lean). */
+async function v1Transport(endpoint: ClientEndpoint): Promise<Transport> {
+  switch (endpoint.kind) {
+    case 'in-memory':
+      return endpoint.transport;
+    case 'stdio': {
+      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+      return new StdioClientTransport({ command: endpoint.command, args: [...endpoint.args], env: endpoint.env, stderr: 'pipe' });
+    }
+    case 'http': {
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      return new StreamableHTTPClientTransport(new URL(endpoint.url));
+    }
+  }
+}
 
 export function createV1Adapter(ClientClass: AnyClientClass): ClientAdapter {
   return {
     line: 'v1',
     packageName: packageNameOf('v1'),
-    async connect(transport) {
+    async connect(endpoint) {
       const client = new ClientClass(CLIENT_INFO);
+      const transport = await v1Transport(endpoint);
       await client.connect(transport);
       return {
+        serverStderr: 'stderr' in transport ? (transport.stderr as NodeJS.ReadableStream | null) : undefined,
         listTools: async () => {
           await client.listTools();
         },

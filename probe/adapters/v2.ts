@@ -1,18 +1,37 @@
 import { Client } from '@modelcontextprotocol/client';
+import type { ClientEndpoint } from '../fixture-server.ts';
 import type { AnyClientClass, ClientAdapter } from './adapter.ts';
 import { CLIENT_INFO, packageNameOf } from './adapter.ts';
+
+/** The v2 line's own transports; in memory, the fixture's v1 linked pair (see below). */
+async function v2Transport(endpoint: ClientEndpoint): Promise<unknown> {
+  switch (endpoint.kind) {
+    case 'in-memory':
+      // Both lines' in-memory transports pass message objects by reference and share the Transport
+      // contract, so the v2 client drives the fixture's v1 linked pair as its own.
+      return endpoint.transport;
+    case 'stdio': {
+      const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+      return new StdioClientTransport({ command: endpoint.command, args: [...endpoint.args], env: endpoint.env, stderr: 'pipe' });
+    }
+    case 'http': {
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+      return new StreamableHTTPClientTransport(new URL(endpoint.url));
+    }
+  }
+}
 
 export function createV2Adapter(ClientClass: AnyClientClass): ClientAdapter {
   return {
     line: 'v2',
     packageName: packageNameOf('v2'),
-    async connect(transport) {
+    async connect(endpoint) {
       const client = new ClientClass(CLIENT_INFO);
-      // The fixture is a v1 linked in-memory pair; both lines' in-memory transports pass message objects
-      // by reference and share the Transport contract, so the v2 client can drive it as its own.
+      const transport = await v2Transport(endpoint);
       // `prior: { kind: 'legacy' }` is the audit's setting: the plain 2025-era initialize handshake.
       await client.connect(transport, { prior: { kind: 'legacy' } });
       return {
+        serverStderr: transport && typeof transport === 'object' && 'stderr' in transport ? (transport.stderr as NodeJS.ReadableStream | null) : undefined,
         listTools: async () => {
           await client.listTools();
         },

@@ -16,19 +16,9 @@ export interface CliIo {
   readonly stderrIsTty: boolean;
 }
 
-/** The nearest folder upward holding this project's package.json: from probe/commands/ or from dist/. */
-function findProjectRoot(start: string): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    try {
-      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === HARNESS.name) return dir;
-    } catch {
-      // not here; keep walking up
-    }
-    if (dirname(dir) === dir) throw new Error(`cannot find the ${HARNESS.name} project folder above ${start}`);
-  }
-}
+import { PROJECT_ROOT } from '../project.ts';
 
-export const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
+export { PROJECT_ROOT };
 export const RESULTS_DIR = resolve(PROJECT_ROOT, 'results');
 export const DEFAULT_RECORDED = resolve(RESULTS_DIR, 'recorded.json');
 export const DEFAULT_OUT = resolve(RESULTS_DIR, 'latest.json');
