@@ -245,6 +245,12 @@ export type ServerBehaviour =
   | { readonly kind: 'wrong-id'; readonly result: ToolResult }
   /** The low-level handler throws an Error with this message. */
   | { readonly kind: 'throw'; readonly message: string }
+  /**
+   * The v2 server package's `createMcpHandler` serving a v2 low-level `Server`, which decides the protocol
+   * era per request; the client reaches it through its Streamable HTTP transport with the handler as its
+   * fetch (no socket). `era: 'modern'` lets the client negotiate 2026-07-28; `legacy` pins the 2025 era.
+   */
+  | { readonly kind: 'v2-handler'; readonly era: 'modern' | 'legacy'; readonly result: ToolResult }
   /** A high-level server helper registers the tool and its handler returns `result`. */
   | { readonly kind: 'helper'; readonly helper: ServerHelper; readonly result: ToolResult | 'throw' };
 

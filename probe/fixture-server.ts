@@ -25,6 +25,8 @@ export type FixtureTransport = Transport;
 /** How a client reaches the fixture: a transport object, a command to spawn, or a URL. */
 export type ClientEndpoint =
   | { readonly kind: 'in-memory'; readonly transport: Transport }
+  /** A Streamable HTTP endpoint served by a fetch function in this process; `era` is what the client negotiates. */
+  | { readonly kind: 'fetch'; readonly url: string; readonly fetch: (url: string | URL, init?: RequestInit) => Promise<Response>; readonly era: 'modern' | 'legacy' }
   | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Record<string, string> }
   | { readonly kind: 'http'; readonly url: string };
 
@@ -84,7 +86,7 @@ function tapServer(serverTransport: Transport) {
 }
 
 /** The v1 low-level Server with the scenario's behaviour, connected to `serverTransport`. */
-async function startLowLevel(tool: ToolDefinition, behaviour: Exclude<ServerBehaviour, { kind: 'helper' }>, serverTransport: Transport) {
+async function startLowLevel(tool: ToolDefinition, behaviour: Exclude<ServerBehaviour, { kind: 'helper' | 'v2-handler' }>, serverTransport: Transport) {
   let listed = tool;
   const paginate = behaviour.kind === 'respond' && behaviour.paginate === true;
   const server = new Server(
@@ -138,8 +140,65 @@ async function startLowLevel(tool: ToolDefinition, behaviour: Exclude<ServerBeha
 }
 
 function expectedResultOf(behaviour: ServerBehaviour): unknown {
-  if (behaviour.kind === 'respond' || behaviour.kind === 'wrong-id' || behaviour.kind === 'helper') return behaviour.result;
+  if (behaviour.kind === 'respond' || behaviour.kind === 'wrong-id' || behaviour.kind === 'helper' || behaviour.kind === 'v2-handler') return behaviour.result;
   return undefined;
+}
+
+/** JSON-RPC messages in a Streamable HTTP body: plain JSON, or the data lines of an event stream. */
+function messagesIn(text: string, contentType: string | null): JSONRPCMessage[] {
+  const parse = (json: string): JSONRPCMessage[] => {
+    try {
+      const value = JSON.parse(json) as unknown;
+      return (Array.isArray(value) ? value : [value]) as JSONRPCMessage[];
+    } catch {
+      return [];
+    }
+  };
+  if (contentType?.includes('text/event-stream')) {
+    return text
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .flatMap((line) => parse(line.slice(5).trim()));
+  }
+  return parse(text);
+}
+
+async function startV2Handler(tool: ToolDefinition, behaviour: Extract<ServerBehaviour, { kind: 'v2-handler' }>, expected: unknown): Promise<RunningFixture> {
+  const { Server: V2Server, createMcpHandler } = await import('@modelcontextprotocol/server');
+  const handler = createMcpHandler(() => {
+    // A fixed version: the modern era echoes serverInfo into every result's _meta, so the harness's own
+    // version would otherwise show up in recorded case data and change it on every release.
+    const server = new V2Server({ name: `${HARNESS.name}-fixture`, version: '1' }, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/list', () => ({ tools: [structuredClone(tool)] }) as never);
+    server.setRequestHandler('tools/call', () => structuredClone(behaviour.result) as never);
+    return server;
+  });
+  let callId: string | number | undefined;
+  let answer: Answer;
+  // Observe (not alter) the exchange at the fetch boundary: the tools/call request going in, its answer
+  // coming out.
+  const fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    if (typeof init?.body === 'string') {
+      for (const message of messagesIn(init.body, 'application/json')) {
+        if ('method' in message && message.method === 'tools/call' && 'id' in message) callId = message.id;
+      }
+    }
+    const response = await handler.fetch(new Request(url, init));
+    if (callId !== undefined && answer === undefined && response.body) {
+      const text = await response.clone().text();
+      const reply = messagesIn(text, response.headers.get('content-type')).find((m) => 'id' in m && m.id === callId);
+      if (reply) answer = answerOf(reply);
+    }
+    return response;
+  };
+  return {
+    endpoint: { kind: 'fetch', url: 'http://fixture.invalid/mcp', fetch, era: behaviour.era },
+    attachServerStderr: () => {},
+    serverSent: () => sentFrom(answer, expected),
+    settle: async () => {},
+    changeTool: async () => {},
+    close: () => handler.close(),
+  };
 }
 
 async function listen(http: HttpServer): Promise<string> {
@@ -153,6 +212,7 @@ async function listen(http: HttpServer): Promise<string> {
 
 export async function startFixtureServer(tool: ToolDefinition, behaviour: ServerBehaviour, transport: TransportKind = 'in-memory'): Promise<RunningFixture> {
   const expected = expectedResultOf(behaviour);
+  if (behaviour.kind === 'v2-handler') return startV2Handler(tool, behaviour, expected);
   if (transport === 'stdio') {
     if (behaviour.kind !== 'respond') throw new Error(`fixture: the stdio fixture answers with a result only, not ${behaviour.kind}`);
     let answer: Answer;

@@ -36,7 +36,7 @@ describe('the extended matrix', () => {
   it('states an expectation, a family, a question and a reference for every case', () => {
     for (const scenario of extendedMatrix.scenarios) {
       expect(scenario.expected, scenario.id).not.toBeNull();
-      expect(scenario.family, scenario.id).toMatch(/^(discovery|edge-values|schemas|server-side|faults|transports)$/);
+      expect(scenario.family, scenario.id).toMatch(/^(discovery|edge-values|schemas|server-side|faults|protocol-era|transports)$/);
       expect(scenario.question?.length, scenario.id).toBeGreaterThan(20);
       expect(scenario.reference?.length, scenario.id).toBeGreaterThan(10);
     }

@@ -17,6 +17,9 @@ async function v1Transport(endpoint: ClientEndpoint): Promise<Transport> {
       const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
       return new StreamableHTTPClientTransport(new URL(endpoint.url));
     }
+    case 'fetch':
+      // The 2026-07-28 era is a v2 feature; the extended matrix runs no v1 case against this fixture.
+      throw new TypeError('the v1 client has no protocol-era negotiation to run against a createMcpHandler fixture');
   }
 }
 

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { ClientEndpoint } from '../fixture-server.ts';
-import type { AnyClientClass, ClientAdapter } from './adapter.ts';
+import type { AnyClient, AnyClientClass, ClientAdapter } from './adapter.ts';
 import { CLIENT_INFO, packageNameOf } from './adapter.ts';
 
 /** The v2 line's own transports; in memory, the fixture's v1 linked pair (see below). */
@@ -18,6 +18,10 @@ async function v2Transport(endpoint: ClientEndpoint): Promise<unknown> {
       const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
       return new StreamableHTTPClientTransport(new URL(endpoint.url));
     }
+    case 'fetch': {
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+      return new StreamableHTTPClientTransport(new URL(endpoint.url), { fetch: endpoint.fetch });
+    }
   }
 }
 
@@ -26,10 +30,19 @@ export function createV2Adapter(ClientClass: AnyClientClass): ClientAdapter {
     line: 'v2',
     packageName: packageNameOf('v2'),
     async connect(endpoint) {
-      const client = new ClientClass(CLIENT_INFO);
       const transport = await v2Transport(endpoint);
-      // `prior: { kind: 'legacy' }` is the audit's setting: the plain 2025-era initialize handshake.
-      await client.connect(transport, { prior: { kind: 'legacy' } });
+      let client: AnyClient;
+      if (endpoint.kind === 'fetch' && endpoint.era === 'modern') {
+        // Let the client discover the server and negotiate the 2026-07-28 era.
+        client = new (ClientClass as unknown as new (info: typeof CLIENT_INFO, options: unknown) => AnyClient)(CLIENT_INFO, {
+          versionNegotiation: { mode: 'auto' },
+        });
+        await client.connect(transport);
+      } else {
+        client = new ClientClass(CLIENT_INFO);
+        // `prior: { kind: 'legacy' }` is the audit's setting: the plain 2025-era initialize handshake.
+        await client.connect(transport, { prior: { kind: 'legacy' } });
+      }
       return {
         serverStderr: transport && typeof transport === 'object' && 'stderr' in transport ? (transport.stderr as NodeJS.ReadableStream | null) : undefined,
         listTools: async () => {
