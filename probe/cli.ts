@@ -3,8 +3,8 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runAuditCommand, type AuditOptions } from './commands/audit.ts';
 import type { CliIo } from './commands/io.ts';
-import { runReplayCommand, type ReplayOptions } from './commands/replay.ts';
-import { runMergeCommand, runSweepCommand, type SweepOptions, type SweepReportOptions } from './commands/sweep.ts';
+import type { ReplayOptions } from './commands/replay.ts';
+import type { SweepOptions, SweepReportOptions } from './commands/sweep.ts';
 import { InputError } from './errors.ts';
 import { EXIT } from './exit-code.ts';
 import { HARNESS } from './harness.ts';
@@ -79,7 +79,8 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--shard <i/n>', 'run only the i-th of n round-robin slices of the releases (combine with merge)')
     .addOption(timeoutOption())
     .allowExcessArguments(false)
-    .action(() => setAction(() => runSweepCommand(sweep.opts<SweepOptions>(), io)));
+    // Commands other than the audit load when chosen, so the audit's start-up does not pay for them.
+    .action(() => setAction(async () => (await import('./commands/sweep.ts')).runSweepCommand(sweep.opts<SweepOptions>(), io)));
   reportOptions(sweep, 'results/sweep-latest.json');
 
   const replay = program
@@ -95,13 +96,15 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--json', 'the same as --format json', false)
     .option('--out <file>', 'write the output here: the result JSON (table, json; default results/replay-latest.json) or the document (markdown, junit; default stdout)')
     .addOption(timeoutOption())
-    .action((file: string) => setAction(() => runReplayCommand(file, replay.opts<ReplayOptions>(), io, argv)));
+    .action((file: string) => setAction(async () => (await import('./commands/replay.ts')).runReplayCommand(file, replay.opts<ReplayOptions>(), io, argv)));
 
   const merge = program
     .command('merge')
     .description('combine the outputs of sweep --shard i/n into the result of the whole sweep')
     .argument('<files...>', 'sweep result files written by sweep --shard ... --out FILE')
-    .action((files: string[]) => setAction(() => runMergeCommand(files, merge.opts<SweepReportOptions>(), io)));
+    .action((files: string[]) =>
+      setAction(async () => (await import('./commands/sweep.ts')).runMergeCommand(files, merge.opts<SweepReportOptions>(), io)),
+    );
   reportOptions(merge, 'results/sweep-latest.json');
 
   return program

@@ -1,9 +1,7 @@
 // The high-level server helpers, each registering the fixture's tool with zod schemas that match its JSON
 // Schema definition, and a handler that returns the scenario's result (or throws). What reaches the client
 // is whatever the helper makes of that result: the extended matrix records it.
-import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpServer as V2McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ServerHelper, ToolDefinition, ToolResult } from './domain.ts';
 import { HARNESS } from './harness.ts';
@@ -44,12 +42,15 @@ export async function startHelperServer(
     return structuredClone(result) as never;
   };
   const info = { name: `${HARNESS.name}-${helper}`, version: HARNESS.version };
+  // Loaded on first use: the audit never needs the helpers, and they are large.
   if (helper === 'v1-mcp-server') {
+    const { McpServer: V1McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
     const server = new V1McpServer(info);
     server.registerTool(tool.name, config as never, handler as never);
     await server.connect(transport);
     return server;
   }
+  const { McpServer: V2McpServer } = await import('@modelcontextprotocol/server');
   const server = new V2McpServer(info);
   server.registerTool(tool.name, config as never, handler as never);
   // The v1 in-memory pair carries any Transport-shaped peer; the v2 server drives it like its own.

@@ -24,13 +24,26 @@ function finding(rule: LintRule, level: Finding['level'], message: string): Find
   return { rule, level, message, source: LINT_RULES[rule] };
 }
 
+// One validator instance and one compilation per distinct schema: building Ajv instances is costly, and
+// a matrix lints many results against the same few schemas.
+let ajv: Ajv | undefined;
+const compiled = new Map<string, { validate: ValidateFunction } | { error: string }>();
+
 function compile(schema: unknown): { validate: ValidateFunction } | { error: string } {
+  const key = JSON.stringify(schema);
+  const known = compiled.get(key);
+  if (known) return known;
+  let outcome: { validate: ValidateFunction } | { error: string };
   try {
-    // strict: false accepts the keywords real tool schemas carry (titles, examples, vendor keys).
-    return { validate: new Ajv({ strict: false, allErrors: true }).compile(schema as object) };
+    // strict: false accepts the keywords real tool schemas carry (titles, examples, vendor keys);
+    // addUsedSchema: false keeps schemas with the same $id from colliding in the shared instance.
+    ajv ??= new Ajv({ strict: false, allErrors: true, addUsedSchema: false });
+    outcome = { validate: ajv.compile(schema as object) };
   } catch (error) {
-    return { error: (error as Error).message };
+    outcome = { error: (error as Error).message };
   }
+  compiled.set(key, outcome);
+  return outcome;
 }
 
 export function lintResult(tool: ToolDefinition, result: ToolResult): Finding[] {
@@ -39,16 +52,16 @@ export function lintResult(tool: ToolDefinition, result: ToolResult): Finding[] 
   const hasStructured = Object.hasOwn(result, 'structuredContent');
 
   if (tool.outputSchema !== undefined) {
-    const compiled = compile(tool.outputSchema);
-    if ('error' in compiled) {
-      findings.push(finding('output-schema-invalid', 'error', `the tool's outputSchema does not compile: ${compiled.error}`));
+    const schema = compile(tool.outputSchema);
+    if ('error' in schema) {
+      findings.push(finding('output-schema-invalid', 'error', `the tool's outputSchema does not compile: ${schema.error}`));
     } else if (hasStructured) {
       // The MUST is the server's and has no isError exemption: a client that skips validation on error
       // results does not make an off-schema error result conform (the source audit's interpretation).
-      if (compiled.validate(result.structuredContent)) {
+      if (schema.validate(result.structuredContent)) {
         findings.push(finding('output-schema-conformance', 'info', 'structuredContent conforms to the declared outputSchema'));
       } else {
-        const why = (compiled.validate.errors ?? []).map((e) => `${e.instancePath || 'at the root'} ${e.message}`).join('; ');
+        const why = (schema.validate.errors ?? []).map((e) => `${e.instancePath || 'at the root'} ${e.message}`).join('; ');
         findings.push(
           finding('output-schema-conformance', 'error', `structuredContent does not conform to the declared outputSchema (${why})${isError ? ', although isError is set' : ''}`),
         );

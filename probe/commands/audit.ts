@@ -2,8 +2,7 @@
 // (--v1 / --v2), judged against the audit and compared with the recorded result.
 import { auditMatrix } from '../../scenarios/audit.ts';
 import { combineComparisons, compareWithRecorded } from '../compare.ts';
-import type { ClientLine, Matrix, ResultFile } from '../domain.ts';
-import { extendedMatrix } from '../../scenarios/extended/index.ts';
+import type { ClientLine, Matrix, ResultFile, Scenario } from '../domain.ts';
 import { InputError } from '../errors.ts';
 import { exitCodeFor } from '../exit-code.ts';
 import { defaultCacheDir } from '../releases/cache.ts';
@@ -60,8 +59,14 @@ async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Parti
   return clients;
 }
 
-/** The built-in matrices `--matrix` chooses from, each with its own recorded result. */
-export const MATRICES = { audit: auditMatrix, extended: extendedMatrix } as const satisfies Record<string, Matrix>;
+/**
+ * The built-in matrices `--matrix` chooses from, each with its own recorded result. Loaded on demand:
+ * building the extended matrix's cases is work the default audit should not pay for.
+ */
+export const MATRICES = {
+  audit: async () => auditMatrix,
+  extended: async () => (await import('../../scenarios/extended/index.ts')).extendedMatrix,
+} as const satisfies Record<string, () => Promise<Matrix>>;
 export const MATRIX_CHOICES = ['audit', 'extended', 'all'] as const;
 export const RECORDED_FOR = {
   audit: DEFAULT_RECORDED,
@@ -105,9 +110,13 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   }
   if (options.update && options.case.length > 0) throw new InputError('--update records the whole matrix; drop --case to use it');
   if (options.update && otherReleases) throw new InputError('--update records the pinned clients; drop --v1/--v2 to use it');
-  const builtInIds = new Set(Object.values(MATRICES).flatMap((m) => m.scenarios.map((s) => s.id)));
-  const userScenarios = options.scenarios ? await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, builtInIds) : [];
-  const matrices = names.map((name) => MATRICES[name]);
+  const matrices = await Promise.all(names.map((name) => MATRICES[name]()));
+  let userScenarios: Scenario[] = [];
+  if (options.scenarios) {
+    const builtIn = await Promise.all(Object.values(MATRICES).map((load) => load()));
+    const builtInIds = new Set(builtIn.flatMap((m) => m.scenarios.map((s) => s.id)));
+    userScenarios = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, builtInIds);
+  }
   const first = matrices[0]!;
   // User scenarios run beside the built-in matrices; only built-in cases have recorded results.
   const matrix: Matrix =
