@@ -284,27 +284,21 @@ export async function startFixtureServer(tool: ToolDefinition, behaviour: Server
   }
 
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const endpoint: ClientEndpoint = { kind: 'in-memory', transport: clientTransport };
+  let started: { close(): Promise<void>; changeTool(): Promise<void> };
   if (behaviour.kind === 'helper') {
     const helper = await startHelperServer(behaviour.helper, tool, behaviour.result, serverTransport);
-    const tap = tapServer(serverTransport);
-    return {
-      endpoint,
-      attachServerStderr: () => {},
-      serverSent: () => tap.sent(expected),
-      settle: async () => {},
-      changeTool: async () => {},
-      close: () => helper.close(),
-    };
+    started = { close: () => helper.close(), changeTool: async () => {} };
+  } else {
+    const fixture = await startLowLevel(tool, behaviour, serverTransport);
+    started = { close: () => fixture.server.close(), changeTool: () => fixture.changeTool() };
   }
-  const fixture = await startLowLevel(tool, behaviour, serverTransport);
   const tap = tapServer(serverTransport);
   return {
-    endpoint,
+    endpoint: { kind: 'in-memory', transport: clientTransport },
     attachServerStderr: () => {},
     serverSent: () => tap.sent(expected),
     settle: async () => {},
-    changeTool: () => fixture.changeTool(),
-    close: () => fixture.server.close(),
+    changeTool: () => started.changeTool(),
+    close: () => started.close(),
   };
 }

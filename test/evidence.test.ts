@@ -7,20 +7,14 @@ import { marked } from 'marked';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { compareWithRecorded } from '../probe/compare.ts';
-import type { Environment, ResultFile } from '../probe/domain.ts';
+import type { ResultFile } from '../probe/domain.ts';
+import { FIXED_ENVIRONMENT } from './fixtures.ts';
 import { renderJunit, xmlEscape } from '../probe/render/junit.ts';
 import { renderMarkdown } from '../probe/render/markdown.ts';
 import { runMatrix } from '../probe/run.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
 
-const environment: Environment = {
-  node: 'v20.0.0',
-  platform: 'linux',
-  arch: 'x64',
-  harness: 'mcp-sdk-probe@0.0.0',
-  packages: { '@modelcontextprotocol/client': '2.4.0', '@modelcontextprotocol/sdk': '1.32.2' },
-  integrity: { '@modelcontextprotocol/sdk': 'sha512-AAAA' },
-};
+const environment = FIXED_ENVIRONMENT;
 const context = { argv: ['--format', 'markdown'], git: { commit: '0123456789abcdef', dirty: false }, recordedPath: 'results/recorded.json' };
 const JUNIT_XSD = readFileSync(join(import.meta.dirname, 'fixtures', 'junit.xsd'), 'utf8');
 

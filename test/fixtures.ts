@@ -1,5 +1,5 @@
 // Small hand-made records for the pure functions' tests (no SDK involved).
-import type { CaseRecord, Observation, ResultFile } from '../probe/domain.ts';
+import type { CaseRecord, Environment, Observation, ResultFile } from '../probe/domain.ts';
 
 export function caseRecord(id: string, observed: Partial<Observation> = {}, fields: Partial<CaseRecord> = {}): CaseRecord {
   return {
@@ -28,3 +28,13 @@ export function resultFile(cases: CaseRecord[]): ResultFile {
     summary: { passed, failed: cases.length - passed },
   };
 }
+
+/** A fixed environment block for golden files: nothing that differs between machines. */
+export const FIXED_ENVIRONMENT: Environment = {
+  node: 'v20.0.0',
+  platform: 'linux',
+  arch: 'x64',
+  harness: 'mcp-sdk-probe@0.0.0',
+  packages: { '@modelcontextprotocol/client': '2.4.0', '@modelcontextprotocol/sdk': '1.32.2' },
+  integrity: { '@modelcontextprotocol/sdk': 'sha512-AAAA' },
+};

@@ -4,18 +4,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isCi, wantsColour } from '../probe/cli.ts';
 import { compareWithRecorded } from '../probe/compare.ts';
-import type { Environment, ResultFile } from '../probe/domain.ts';
+import type { ResultFile } from '../probe/domain.ts';
+import { FIXED_ENVIRONMENT } from './fixtures.ts';
 import { renderTerminalReport } from '../probe/render/terminal.ts';
 import { runMatrix } from '../probe/run.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
 
-const environment: Environment = {
-  node: 'v20.0.0',
-  platform: 'linux',
-  arch: 'x64',
-  harness: 'mcp-sdk-probe@0.0.0',
-  packages: { '@modelcontextprotocol/sdk': '1.32.2', '@modelcontextprotocol/client': '2.4.0' },
-};
+const environment = FIXED_ENVIRONMENT;
 
 describe('terminal report', () => {
   let result: ResultFile;

@@ -57,6 +57,23 @@ export function clientClassOf(module: unknown, what: string): AnyClientClass {
   return Client as AnyClientClass;
 }
 
+/** The part of a connected client both lines share; only the call itself differs between them. */
+export function wrapClient(client: AnyClient, transport: unknown, callTool: ConnectedClient['callTool']): ConnectedClient {
+  const stderr = transport !== null && typeof transport === 'object' && 'stderr' in transport ? transport.stderr : undefined;
+  return {
+    serverStderr: stderr as NodeJS.ReadableStream | null | undefined,
+    listTools: async () => {
+      await client.listTools();
+    },
+    listToolsPage: async (cursor) => {
+      const page = (await client.listTools(cursor === undefined ? undefined : { cursor })) as { nextCursor?: string };
+      return page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor };
+    },
+    callTool,
+    close: () => client.close(),
+  };
+}
+
 export function packageNameOf(line: ClientLine): string {
   return CLIENT_PACKAGES[line];
 }

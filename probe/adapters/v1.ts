@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientEndpoint } from '../fixture-server.ts';
 import type { AnyClientClass, ClientAdapter } from './adapter.ts';
-import { CLIENT_INFO, packageNameOf } from './adapter.ts';
+import { CLIENT_INFO, packageNameOf, wrapClient } from './adapter.ts';
 
 /** The v1 line's own transports (loaded only when a case uses them, to keep the audit's start-up lean). */
 async function v1Transport(endpoint: ClientEndpoint): Promise<Transport> {
@@ -31,23 +31,12 @@ export function createV1Adapter(ClientClass: AnyClientClass): ClientAdapter {
       const client = new ClientClass(CLIENT_INFO);
       const transport = await v1Transport(endpoint);
       await client.connect(transport);
-      return {
-        serverStderr: 'stderr' in transport ? (transport.stderr as NodeJS.ReadableStream | null) : undefined,
-        listTools: async () => {
-          await client.listTools();
-        },
-        listToolsPage: async (cursor) => {
-          const page = (await client.listTools(cursor === undefined ? undefined : { cursor })) as { nextCursor?: string };
-          return page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor };
-        },
-        callTool: (name, args, options) => {
-          // v1 has no way to hand callTool a tool definition; the extended matrix has no such v1 case.
-          if (options?.toolDefinition) throw new TypeError('the v1 client cannot take a tool definition in callTool');
-          if (options?.timeoutMs !== undefined) return client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs });
-          return client.callTool({ name, arguments: args });
-        },
-        close: () => client.close(),
-      };
+      return wrapClient(client, transport, (name, args, options) => {
+        // v1 has no way to hand callTool a tool definition; the extended matrix has no such v1 case.
+        if (options?.toolDefinition) throw new TypeError('the v1 client cannot take a tool definition in callTool');
+        if (options?.timeoutMs !== undefined) return client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs });
+        return client.callTool({ name, arguments: args });
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { ClientEndpoint } from '../fixture-server.ts';
 import type { AnyClient, AnyClientClass, ClientAdapter } from './adapter.ts';
-import { CLIENT_INFO, packageNameOf } from './adapter.ts';
+import { CLIENT_INFO, packageNameOf, wrapClient } from './adapter.ts';
 
 /** The v2 line's own transports; in memory, the fixture's v1 linked pair (see below). */
 async function v2Transport(endpoint: ClientEndpoint): Promise<unknown> {
@@ -43,24 +43,13 @@ export function createV2Adapter(ClientClass: AnyClientClass): ClientAdapter {
         // `prior: { kind: 'legacy' }` is the audit's setting: the plain 2025-era initialize handshake.
         await client.connect(transport, { prior: { kind: 'legacy' } });
       }
-      return {
-        serverStderr: transport && typeof transport === 'object' && 'stderr' in transport ? (transport.stderr as NodeJS.ReadableStream | null) : undefined,
-        listTools: async () => {
-          await client.listTools();
-        },
-        listToolsPage: async (cursor) => {
-          const page = (await client.listTools(cursor === undefined ? undefined : { cursor })) as { nextCursor?: string };
-          return page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor };
-        },
-        callTool: (name, args, options) => {
-          const callOptions = {
-            ...(options?.toolDefinition && { toolDefinition: options.toolDefinition }),
-            ...(options?.timeoutMs !== undefined && { timeout: options.timeoutMs }),
-          };
-          return Object.keys(callOptions).length > 0 ? client.callTool({ name, arguments: args }, callOptions) : client.callTool({ name, arguments: args });
-        },
-        close: () => client.close(),
-      };
+      return wrapClient(client, transport, (name, args, options) => {
+        const callOptions = {
+          ...(options?.toolDefinition && { toolDefinition: options.toolDefinition }),
+          ...(options?.timeoutMs !== undefined && { timeout: options.timeoutMs }),
+        };
+        return Object.keys(callOptions).length > 0 ? client.callTool({ name, arguments: args }, callOptions) : client.callTool({ name, arguments: args });
+      });
     },
   };
 }

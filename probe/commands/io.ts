@@ -1,10 +1,8 @@
 // What every command shares: the process's streams and environment (injected, so tests can drive the
 // CLI in-process), project paths, colour and CI detection.
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { styleText } from 'node:util';
-import { HARNESS } from '../harness.ts';
+import { PROJECT_ROOT } from '../project.ts';
 import { NO_COLOUR, type Paint } from '../render/terminal.ts';
 
 export interface CliIo {
@@ -15,8 +13,6 @@ export interface CliIo {
   readonly stdoutIsTty: boolean;
   readonly stderrIsTty: boolean;
 }
-
-import { PROJECT_ROOT } from '../project.ts';
 
 export { PROJECT_ROOT };
 export const RESULTS_DIR = resolve(PROJECT_ROOT, 'results');
