@@ -173,6 +173,20 @@ describe('sweep over real releases', () => {
     expect(run.stderr).toMatch(message);
   });
 
+  it('with the registry unreachable, runs cached releases and names the missing ones', async () => {
+    // A closed loopback port stands in for an unreachable registry (npm fails fast on a refused connection).
+    const offline = { npm_config_registry: 'http://127.0.0.1:9/' };
+    const cached = await runCli(['sweep', '--v1', V1_RANGE, '--out', join(dir, 'off.json'), '--baseline', join(dir, 'none.json')], offline);
+    expect(cached.code).toBe(0);
+    expect(cached.stderr).toContain('registry unreachable');
+    expect(cached.stderr).toContain('resolving against the cached version list');
+    expect(cached.stdout).toContain('2 releases swept, 0 did not run, 3 change points');
+    // 1.9.0 is below every range this project sweeps, so no run here has put it in npm's own cache.
+    const missing = await runCli(['--v1', '1.9.0', '--out', join(dir, 'off.json')], offline);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot install @modelcontextprotocol\/sdk@1\.9\.0 \(not in the release cache .*\)/);
+  });
+
   it('refuses to update the sweep baseline in CI', async () => {
     const run = await runCli(['sweep', '--v2', '2.4.0', '--update', '--baseline', join(dir, 'ci.json'), '--out', join(dir, 'x.json')], { CI: 'true' });
     expect(run.code).toBe(2);
