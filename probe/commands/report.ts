@@ -5,9 +5,8 @@ import type { ResultFile } from '../domain.ts';
 import { InputError } from '../errors.ts';
 import { renderJunit } from '../render/junit.ts';
 import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
-import { renderTerminalReport } from '../render/terminal.ts';
 import { serializeResult, writeFileAtomic } from '../result-file.ts';
-import { displayPath, paintFor, PROJECT_ROOT, type CliIo } from './io.ts';
+import { displayPath, PROJECT_ROOT, type CliIo } from './io.ts';
 
 export const FORMATS = ['table', 'json', 'markdown', 'junit'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -76,5 +75,3 @@ export function emit(input: EmitInput, io: CliIo): void {
     io.stderr(`${input.format === 'junit' ? 'JUnit XML' : 'Markdown evidence'} written to ${displayPath(input.out, io.cwd)}\n`);
   } else io.stdout(document);
 }
-
-export { renderTerminalReport, paintFor };
