@@ -1,7 +1,7 @@
 // All wording about expectations, observations, mismatches and comparisons lives here (publint-style:
 // checks emit data, one formatter words it), shared by every renderer.
 import type { CaseComparison, ComparisonKind } from '../compare.ts';
-import type { Expected, JsonValue, Mismatch, MismatchKind, Observation, SentKind } from '../domain.ts';
+import type { Expected, JsonValue, Mismatch, MismatchKind, Observation, RejectedBy, SentKind } from '../domain.ts';
 
 export function json(value: JsonValue | undefined): string {
   return value === undefined ? 'absent' : JSON.stringify(value);
@@ -56,6 +56,13 @@ export const MISMATCH_WORDING = {
   content: (m) => `expected content ${json(m.expected)}, observed ${json(m.observed)}`,
   'fixture-altered': () => 'the fixture server did not send the scenario result unchanged, so the client never saw this shape',
 } as const satisfies { [K in MismatchKind]: (mismatch: Extract<Mismatch, { kind: K }>) => string };
+
+export const REJECTED_BY_WORDING = {
+  server: 'the server: it answered tools/call with a JSON-RPC error',
+  'client-output-schema': "the client's outputSchema check",
+  'client-result-parse': "the client's parse of the result against its CallToolResult schema",
+  client: "the client itself (its own request timeout, or the connection)",
+} as const satisfies Record<RejectedBy, string>;
 
 export const SENT_WORDING = {
   'as-scenario': 'the result unchanged',

@@ -3,7 +3,8 @@
 // recorded result, the environment and the commands that reproduce it. GitHub-flavoured Markdown.
 import type { Comparison } from '../compare.ts';
 import type { CaseRecord, Finding, ResultFile } from '../domain.ts';
-import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation } from './describe.ts';
+import { rejectedBy } from '../judge.ts';
+import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation, REJECTED_BY_WORDING } from './describe.ts';
 
 export interface EvidenceContext {
   /** The arguments the run was given, to repeat in "Reproduce". */
@@ -72,6 +73,8 @@ function observedSection(record: CaseRecord): string[] {
         `**What the client did:** \`callTool\` threw ${code(observed.error.name)} with code ${code(String(observed.error.code ?? 'none'))}:`,
         '',
         fenced('text', observed.error.message),
+        '',
+        `**Rejected by:** ${REJECTED_BY_WORDING[rejectedBy(observed)]}.`,
       ];
     case 'timeout':
       return [`**What the client did:** nothing within ${observed.afterMs} ms (stage: ${observed.stage}); the case was stopped.`];
