@@ -1,5 +1,6 @@
 // `sweep` and `merge`: the audit matrix against many client releases, with change points, a recorded
 // baseline and the newest-vs-pinned gate.
+import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { auditMatrix } from '../../scenarios/audit.ts';
@@ -52,13 +53,9 @@ export interface SweepOptions extends SweepReportOptions {
   readonly timeout: number;
 }
 
+/** No baseline file is a state (nothing recorded yet), not an error; a file that is there must be valid. */
 function readBaseline(path: string): SweepBaseline | undefined {
-  try {
-    return readJsonFile(path, SweepBaselineSchema, 'sweep baseline');
-  } catch (error) {
-    if (error instanceof InputError && /cannot read the sweep baseline \(ENOENT\)/.test(error.message)) return undefined;
-    throw error;
-  }
+  return existsSync(path) ? readJsonFile(path, SweepBaselineSchema, 'sweep baseline') : undefined;
 }
 
 /** "latest" as the upper end of what was asked for (`latest`, `A..latest`) asks about the newest release. */
