@@ -136,26 +136,35 @@ export class ReleaseCache {
     return installedVersion(this.aliasDir(aliasFor(wanted.line, wanted.version)), CLIENT_PACKAGES[wanted.line]) === wanted.version;
   }
 
-  /** Installs every missing published release with one npm invocation; returns what it installed. */
-  async install(wanted: readonly Wanted[], onStart?: (count: number) => void): Promise<InstallReport> {
-    const missing = wanted.filter((w) => !this.has(w));
-    if (missing.length === 0) return { installed: [] };
-    onStart?.(missing.length);
+  /**
+   * Adds dependencies to the cache's manifest and installs them with one npm invocation. On failure the
+   * manifest is left as it was, so it never lists a release that is not installed.
+   */
+  private async addAndInstall(dependencies: Record<string, string>, what: string): Promise<void> {
     mkdirSync(this.dir, { recursive: true });
     const manifest = readManifest(this.dir);
     const before = JSON.stringify(manifest, null, 2);
-    for (const w of missing) manifest.dependencies[aliasFor(w.line, w.version)] = `npm:${CLIENT_PACKAGES[w.line]}@${w.version}`;
+    Object.assign(manifest.dependencies, dependencies);
     manifest.dependencies = Object.fromEntries(Object.entries(manifest.dependencies).sort(([a], [b]) => a.localeCompare(b)));
     writeFileAtomic(join(this.dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     writeFileSync(join(this.dir, 'load.mjs'), LOADER);
     try {
       await runNpmInstall(this.dir);
     } catch (error) {
-      // Leave the cache's manifest as it was, so it never lists a release that is not installed.
       writeFileAtomic(join(this.dir, 'package.json'), `${before}\n`);
-      const names = missing.map((w) => `${CLIENT_PACKAGES[w.line]}@${w.version}`).join(', ');
-      throw new InputError(`cannot install ${names} (not in the release cache ${this.dir}): ${(error as Error).message.replace(/^.*failed: /, '')}`);
+      throw new InputError(`cannot install ${what} (not in the release cache ${this.dir}): ${(error as Error).message.replace(/^.*failed: /, '')}`);
     }
+  }
+
+  /** Installs every missing published release with one npm invocation; returns what it installed. */
+  async install(wanted: readonly Wanted[], onStart?: (count: number) => void): Promise<InstallReport> {
+    const missing = wanted.filter((w) => !this.has(w));
+    if (missing.length === 0) return { installed: [] };
+    onStart?.(missing.length);
+    await this.addAndInstall(
+      Object.fromEntries(missing.map((w) => [aliasFor(w.line, w.version), `npm:${CLIENT_PACKAGES[w.line]}@${w.version}`])),
+      missing.map((w) => `${CLIENT_PACKAGES[w.line]}@${w.version}`).join(', '),
+    );
     return { installed: missing.map((w) => `${w.line}@${w.version}`) };
   }
 
@@ -195,25 +204,11 @@ export class ReleaseCache {
       if (!existsSync(kept)) copyFileSync(userPath, kept);
       const alias = aliasFor(line, `tgz-${hash}`);
       if (!existsSync(join(this.aliasDir(alias), 'package.json'))) {
-        mkdirSync(this.dir, { recursive: true });
-        const manifest = readManifest(this.dir);
-        manifest.dependencies[alias] = `file:tarballs/${hash}.tgz`;
-        writeFileAtomic(join(this.dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-        writeFileSync(join(this.dir, 'load.mjs'), LOADER);
-        await runNpmInstall(this.dir);
+        await this.addAndInstall({ [alias]: `file:tarballs/${hash}.tgz` }, basename(userPath));
       }
       const version = installedVersion(this.aliasDir(alias), packageName);
       if (!version) throw new InputError(`${flag} ${basename(userPath)}: the tarball does not contain ${packageName}`);
-      return {
-        line,
-        packageName,
-        version,
-        label: `${version}+local.${hash.slice(0, 8)}`,
-        source: 'tarball',
-        integrity,
-        loaderUrl: pathToFileURL(join(this.dir, 'load.mjs')).href,
-        specifier: [alias, CLIENT_ENTRY[line]].filter(Boolean).join('/'),
-      };
+      return localRelease(line, version, hash, 'tarball', integrity, join(this.dir, 'load.mjs'), alias);
     }
     const folder = realpathSync(userPath);
     const version = installedVersion(folder, packageName);
@@ -226,15 +221,28 @@ export class ReleaseCache {
     writeFileSync(join(links, 'load.mjs'), LOADER);
     rmSync(join(links, 'node_modules', alias), { force: true });
     symlinkSync(folder, join(links, 'node_modules', alias), 'dir');
-    return {
-      line,
-      packageName,
-      version,
-      label: `${version}+local.${hash.slice(0, 8)}`,
-      source: 'folder',
-      integrity: null,
-      loaderUrl: pathToFileURL(join(links, 'load.mjs')).href,
-      specifier: [alias, CLIENT_ENTRY[line]].filter(Boolean).join('/'),
-    };
+    return localRelease(line, version, hash, 'folder', null, join(links, 'load.mjs'), alias);
   }
+}
+
+/** An unreleased build, labelled by its version and a hash of where it came from. */
+function localRelease(
+  line: ClientLine,
+  version: string,
+  hash: string,
+  source: 'tarball' | 'folder',
+  integrity: string | null,
+  loader: string,
+  alias: string,
+): LoadableRelease {
+  return {
+    line,
+    packageName: CLIENT_PACKAGES[line],
+    version,
+    label: `${version}+local.${hash.slice(0, 8)}`,
+    source,
+    integrity,
+    loaderUrl: pathToFileURL(loader).href,
+    specifier: [alias, CLIENT_ENTRY[line]].filter(Boolean).join('/'),
+  };
 }
