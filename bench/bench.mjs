@@ -36,9 +36,9 @@ const scratch = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-bench-'));
 const rssFile = join(scratch, 'rss');
 const subjects = {
   floor: [join(ROOT, 'bench', 'floor.mjs')],
-  probe: [join(ROOT, 'probe', 'launch.mjs'), '--out', join(scratch, 'latest.json')],
+  probe: [join(ROOT, 'probe', 'bin', 'launch.mjs'), '--out', join(scratch, 'latest.json')],
   // For reference only: the same CLI run from source through tsx, the loader the bundle avoids.
-  tsx: ['--import', 'tsx', join(ROOT, 'probe', 'main.ts'), '--out', join(scratch, 'latest.json')],
+  tsx: ['--import', 'tsx', join(ROOT, 'probe', 'commands', 'main.ts'), '--out', join(scratch, 'latest.json')],
 };
 
 function timeOnce(args, env = {}) {
@@ -79,7 +79,7 @@ function benchAudit() {
   const row = (label, s) => `${label.padEnd(56)} ${s.ms.toFixed(0).padStart(6)} ms  ${s.rssMb.toFixed(1).padStart(6)} MB`;
   console.log(`13-case audit, ${runs} alternating runs each, node ${process.version}, medians (wall time, peak RSS)`);
   console.log(row('floor: bench/floor.mjs (same 13 calls, no harness)', stats.floor));
-  console.log(row('probe: mcp-sdk-probe (probe/launch.mjs)', stats.probe));
+  console.log(row('probe: mcp-sdk-probe (probe/bin/launch.mjs)', stats.probe));
   console.log(row('reference: the same CLI from source through tsx', stats.tsx));
   console.log(`ratio probe/floor: time ${ratio.toFixed(2)}x (target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'}), memory ${rssRatio.toFixed(2)}x; through tsx it would be ${(stats.tsx.ms / stats.floor.ms).toFixed(2)}x`);
   console.log(`first run after a fresh clone (includes bundling probe/ with esbuild): ${firstRun.ms.toFixed(0)} ms`);

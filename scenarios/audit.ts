@@ -1,8 +1,8 @@
 // The 13-case fixture of the source audit "MCP isError Results Meet Different Client Checks"
 // (shared/seeds/000_176f0236f7e285a5.txt). Every expectation below is a cell of the audit's table;
 // none is copied from what the probe observed.
-import { defineCase, defineMatrix, rejectsWith, returnsAsSent, type ShapeDefinition } from '../probe/define.ts';
-import type { ToolDefinition } from '../probe/domain.ts';
+import { defineCase, defineMatrix, rejectsWith, returnsAsSent, type ShapeDefinition } from '../probe/core/define.ts';
+import type { ToolDefinition } from '../probe/core/domain.ts';
 
 // JSON-RPC codes named by the audit's table.
 const INVALID_REQUEST = -32600;

@@ -1,9 +1,9 @@
 // Runs the 13 audit cases against the real pinned SDKs over real in-memory connections.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Expected, JsonValue, ResultFile } from '../probe/domain.ts';
-import { judge } from '../probe/judge.ts';
-import { serializeResult } from '../probe/result-file.ts';
-import { runMatrix } from '../probe/run.ts';
+import type { Expected, JsonValue, ResultFile } from '../probe/core/domain.ts';
+import { judge } from '../probe/core/judge.ts';
+import { serializeResult } from '../probe/io/json-files.ts';
+import { runMatrix } from '../probe/engine/run.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
 
 // The audit's table, written out again independently of scenarios/audit.ts so a slip in either shows.

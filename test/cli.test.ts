@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ResultFileSchema } from '../probe/domain.ts';
+import { ResultFileSchema } from '../probe/core/domain.ts';
 import { RECORDED, ROOT, runCli } from './helpers/cli.ts';
 import { expectValidResult } from './helpers/schema.ts';
 

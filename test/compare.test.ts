@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareWithRecorded, differsFromRecorded, type ComparisonKind } from '../probe/compare.ts';
-import type { CaseRecord } from '../probe/domain.ts';
+import { compareWithRecorded, differsFromRecorded, type ComparisonKind } from '../probe/core/compare.ts';
+import type { CaseRecord } from '../probe/core/domain.ts';
 import { caseRecord, resultFile } from './fixtures.ts';
 
 const a = caseRecord('v1/warm/a');

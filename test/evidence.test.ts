@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { marked } from 'marked';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
-import { compareWithRecorded } from '../probe/compare.ts';
-import type { ResultFile } from '../probe/domain.ts';
+import { compareWithRecorded } from '../probe/core/compare.ts';
+import type { ResultFile } from '../probe/core/domain.ts';
 import { FIXED_ENVIRONMENT } from './fixtures.ts';
 import { renderJunit, xmlEscape } from '../probe/render/junit.ts';
 import { renderMarkdown } from '../probe/render/markdown.ts';
-import { runMatrix } from '../probe/run.ts';
+import { runMatrix } from '../probe/engine/run.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
 
 const environment = FIXED_ENVIRONMENT;

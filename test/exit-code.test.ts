@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareWithRecorded } from '../probe/compare.ts';
-import { exitCodeFor } from '../probe/exit-code.ts';
+import { compareWithRecorded } from '../probe/core/compare.ts';
+import { exitCodeFor } from '../probe/core/exit-code.ts';
 import { caseRecord, resultFile } from './fixtures.ts';
 
 const passing = caseRecord('v1/warm/a');

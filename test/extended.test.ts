@@ -2,11 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compareWithRecorded } from '../probe/compare.ts';
-import type { ResultFile } from '../probe/domain.ts';
+import { compareWithRecorded } from '../probe/core/compare.ts';
+import type { ResultFile } from '../probe/core/domain.ts';
 import { describeMismatch } from '../probe/render/describe.ts';
-import { parseResultText, serializeResult } from '../probe/result-file.ts';
-import { runMatrix } from '../probe/run.ts';
+import { parseResultText, serializeResult } from '../probe/io/json-files.ts';
+import { runMatrix } from '../probe/engine/run.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
 import { extendedMatrix } from '../scenarios/extended/index.ts';
 import { ROOT } from './helpers/cli.ts';

@@ -1,5 +1,5 @@
 // Small hand-made records for the pure functions' tests (no SDK involved).
-import type { CaseRecord, Environment, Observation, ResultFile } from '../probe/domain.ts';
+import type { CaseRecord, Environment, Observation, ResultFile } from '../probe/core/domain.ts';
 
 export function caseRecord(id: string, observed: Partial<Observation> = {}, fields: Partial<CaseRecord> = {}): CaseRecord {
   return {

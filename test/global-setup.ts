@@ -1,4 +1,4 @@
-import { buildCli, bundleIsFresh, sourceStamp } from '../probe/build.mjs';
+import { buildCli, bundleIsFresh, sourceStamp } from '../probe/bin/build.mjs';
 
 export default async function setup(): Promise<void> {
   const stamp = sourceStamp();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Expected, MismatchKind, Observation } from '../probe/domain.ts';
-import { judge } from '../probe/judge.ts';
+import type { Expected, MismatchKind, Observation } from '../probe/core/domain.ts';
+import { judge } from '../probe/core/judge.ts';
 
 const text = [{ type: 'text', text: 'x' }];
 const returned = (fields: Partial<Extract<Observation, { outcome: 'returned' }>> = {}): Observation => ({

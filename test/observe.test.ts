@@ -1,9 +1,9 @@
 // The observer's own failure paths, driven through the real SDK clients: a server that never answers and
 // a discovery step that throws must become recorded observations, never a stuck or crashed run.
 import { describe, expect, it } from 'vitest';
-import { adapters } from '../probe/adapters/index.ts';
-import { defineCase } from '../probe/define.ts';
-import { describeError, observe } from '../probe/observe.ts';
+import { adapters } from '../probe/clients/index.ts';
+import { defineCase } from '../probe/core/define.ts';
+import { describeError, observe } from '../probe/engine/observe.ts';
 import { auditShapes, auditTool } from '../scenarios/audit.ts';
 
 describe('observe', () => {

@@ -1,6 +1,6 @@
 // Version-range resolution against a fixed list of published versions: no network.
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../probe/errors.ts';
+import { InputError } from '../probe/core/errors.ts';
 import { nearestVersions, parseReleaseSpec, resolveRegistryQuery, type PublishedVersions } from '../probe/releases/spec.ts';
 
 const published: PublishedVersions = {

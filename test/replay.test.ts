@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseCapture } from '../probe/capture.ts';
-import { ResultFileSchema } from '../probe/domain.ts';
-import { InputError } from '../probe/errors.ts';
+import { parseCapture } from '../probe/io/capture.ts';
+import { ResultFileSchema } from '../probe/core/domain.ts';
+import { InputError } from '../probe/core/errors.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { expectValidResult } from './helpers/schema.ts';
 

@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ResultFile } from '../probe/domain.ts';
-import { runMatrix } from '../probe/run.ts';
-import { serializeJsonSchema } from '../probe/schema.ts';
-import { serializeResult } from '../probe/result-file.ts';
+import type { ResultFile } from '../probe/core/domain.ts';
+import { runMatrix } from '../probe/engine/run.ts';
+import { serializeJsonSchema } from '../probe/core/result-json-schema.ts';
+import { serializeResult } from '../probe/io/json-files.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
 import { ROOT } from './helpers/cli.ts';
 import { committedSchema as committed, expectValidResult, validateResult } from './helpers/schema.ts';

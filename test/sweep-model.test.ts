@@ -1,8 +1,8 @@
 // The sweep's pure parts: change points, column compression, baseline and pinned gates, exit code,
 // sharding and merging. Hand-made records; no SDK, no network.
 import { describe, expect, it } from 'vitest';
-import type { ClientLine, Observation } from '../probe/domain.ts';
-import { InputError } from '../probe/errors.ts';
+import type { ClientLine, Observation } from '../probe/core/domain.ts';
+import { InputError } from '../probe/core/errors.ts';
 import { compressColumns } from '../probe/render/sweep.ts';
 import { compareNewestWithPinned, compareWithBaseline, mergeIntoBaseline, sweepExitCode, toBaseline } from '../probe/sweep/gates.ts';
 import { changePoints, summarize, type ReleaseRun, type SweepResult } from '../probe/sweep/model.ts';

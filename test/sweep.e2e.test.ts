@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ResultFileSchema } from '../probe/domain.ts';
+import { ResultFileSchema } from '../probe/core/domain.ts';
 import { SweepResultSchema, type SweepResult } from '../probe/sweep/model.ts';
 import { RECORDED, ROOT, runCli } from './helpers/cli.ts';
 import { expectValidResult } from './helpers/schema.ts';

@@ -2,12 +2,12 @@
 // machines is kept out so the golden compares only what the probe says). vitest never writes a missing
 // golden in CI, so a golden cannot be silently created there.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isCi, wantsColour } from '../probe/cli.ts';
-import { compareWithRecorded } from '../probe/compare.ts';
-import type { ResultFile } from '../probe/domain.ts';
+import { isCi, wantsColour } from '../probe/commands/cli.ts';
+import { compareWithRecorded } from '../probe/core/compare.ts';
+import type { ResultFile } from '../probe/core/domain.ts';
 import { FIXED_ENVIRONMENT } from './fixtures.ts';
 import { renderTerminalReport } from '../probe/render/terminal.ts';
-import { runMatrix } from '../probe/run.ts';
+import { runMatrix } from '../probe/engine/run.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
 
 const environment = FIXED_ENVIRONMENT;

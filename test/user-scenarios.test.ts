@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ResultFileSchema } from '../probe/domain.ts';
+import { ResultFileSchema } from '../probe/core/domain.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { expectValidResult } from './helpers/schema.ts';
 

@@ -1,18 +1,18 @@
 // The default command: the audit matrix against the pinned clients, or against other releases of them
 // (--v1 / --v2), judged against the audit and compared with the recorded result.
 import { auditMatrix } from '../../scenarios/audit.ts';
-import { combineComparisons, compareWithRecorded } from '../compare.ts';
-import type { ClientLine, Matrix, ResultFile, Scenario } from '../domain.ts';
-import { InputError } from '../errors.ts';
-import { exitCodeFor } from '../exit-code.ts';
+import { combineComparisons, compareWithRecorded } from '../core/compare.ts';
+import type { ClientLine, Matrix, ResultFile, Scenario } from '../core/domain.ts';
+import { InputError } from '../core/errors.ts';
+import { exitCodeFor } from '../core/exit-code.ts';
 import { defaultCacheDir } from '../releases/cache.ts';
 import { loadClientUnderTest, resolveReleases } from '../releases/resolve.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
-import { readRecordedResult, serializeResult, writeFileAtomic } from '../result-file.ts';
+import { readRecordedResult, serializeResult, writeFileAtomic } from '../io/json-files.ts';
 import { emit, parseFormat } from './report.ts';
-import { loadUserScenarios } from '../user-scenarios.ts';
+import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { resolve } from 'node:path';
-import { runMatrix, selectScenarios, type ClientUnderTest } from '../run.ts';
+import { runMatrix, selectScenarios, type ClientUnderTest } from '../engine/run.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, RESULTS_DIR, displayPath, isCi, paintFor, PROJECT_ROOT, resolveFrom, type CliIo } from './io.ts';
 
 export interface AuditOptions {

@@ -2,7 +2,7 @@
 // CLI in-process), project paths, colour and CI detection.
 import { isAbsolute, relative, resolve } from 'node:path';
 import { styleText } from 'node:util';
-import { PROJECT_ROOT } from '../project.ts';
+import { PROJECT_ROOT } from '../io/project.ts';
 import { NO_COLOUR, type Paint } from '../render/terminal.ts';
 
 export interface CliIo {

@@ -1,11 +1,11 @@
 // `replay FILE`: how every client line and discovery mode treats one captured result.
 import { basename, join, resolve } from 'node:path';
-import { readCapture } from '../capture.ts';
-import { InputError } from '../errors.ts';
-import { parseExpectRule } from '../expect-spec.ts';
-import { replayMatrix } from '../replay.ts';
+import { readCapture } from '../io/capture.ts';
+import { InputError } from '../core/errors.ts';
+import { parseExpectRule } from '../core/expect-spec.ts';
+import { replayMatrix } from '../../scenarios/replay.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
-import { caseMatcher, runMatrix } from '../run.ts';
+import { caseMatcher, runMatrix } from '../engine/run.ts';
 import { displayPath, paintFor, RESULTS_DIR, type CliIo } from './io.ts';
 import { emit, parseFormat } from './report.ts';
 

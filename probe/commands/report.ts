@@ -1,11 +1,11 @@
 // Formats shared by the audit and replay commands, and where each goes.
 import { execFileSync } from 'node:child_process';
-import type { Comparison } from '../compare.ts';
-import type { ResultFile } from '../domain.ts';
-import { InputError } from '../errors.ts';
+import type { Comparison } from '../core/compare.ts';
+import type { ResultFile } from '../core/domain.ts';
+import { InputError } from '../core/errors.ts';
 import { renderJunit } from '../render/junit.ts';
 import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
-import { serializeResult, writeFileAtomic } from '../result-file.ts';
+import { serializeResult, writeFileAtomic } from '../io/json-files.ts';
 import { displayPath, PROJECT_ROOT, type CliIo } from './io.ts';
 
 export const FORMATS = ['table', 'json', 'markdown', 'junit'] as const;

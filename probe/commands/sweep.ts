@@ -4,13 +4,13 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { auditMatrix } from '../../scenarios/audit.ts';
-import { captureEnvironment } from '../environment.ts';
-import { InputError } from '../errors.ts';
+import { captureEnvironment } from '../io/environment.ts';
+import { InputError } from '../core/errors.ts';
 import { defaultCacheDir, type LoadableRelease } from '../releases/cache.ts';
 import { resolveReleases, type ReleaseRequest } from '../releases/resolve.ts';
 import { renderSweepReport } from '../render/sweep.ts';
-import { readJsonFile, readRecordedResult, writeFileAtomic } from '../result-file.ts';
-import type { ClientLine } from '../domain.ts';
+import { readJsonFile, readRecordedResult, writeFileAtomic } from '../io/json-files.ts';
+import type { ClientLine } from '../core/domain.ts';
 import { serializeBaseline, serializeSweep, sweepToNdjson } from '../sweep/files.ts';
 import {
   compareNewestWithPinned,

@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ClientLine } from '../domain.ts';
-import { InputError } from '../errors.ts';
-import { writeFileAtomic } from '../result-file.ts';
+import type { ClientLine } from '../core/domain.ts';
+import { InputError } from '../core/errors.ts';
+import { writeFileAtomic } from '../io/json-files.ts';
 import { CLIENT_ENTRY, CLIENT_PACKAGES } from './spec.ts';
 
 /** Where a release came from. `pinned` is the project's own install (results/recorded.json). */

@@ -4,8 +4,8 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { InputError } from '../errors.ts';
-import { writeFileAtomic } from '../result-file.ts';
+import { InputError } from '../core/errors.ts';
+import { writeFileAtomic } from '../io/json-files.ts';
 import type { PublishedVersions } from './spec.ts';
 
 const NpmViewSchema = z.object({

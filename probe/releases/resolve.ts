@@ -3,11 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { adapters, clientClassOf, createAdapter } from '../adapters/index.ts';
-import type { ClientLine } from '../domain.ts';
-import { readInstalledPackage } from '../environment.ts';
-import type { ClientUnderTest } from '../run.ts';
-import { InputError } from '../errors.ts';
+import { adapters, clientClassOf, createAdapter } from '../clients/index.ts';
+import type { ClientLine } from '../core/domain.ts';
+import { readInstalledPackage } from '../io/environment.ts';
+import type { ClientUnderTest } from '../engine/run.ts';
+import { InputError } from '../core/errors.ts';
 import { ReleaseCache, type LoadableRelease, type Wanted } from './cache.ts';
 import { compareReleases } from './order.ts';
 import { publishedVersions } from './registry.ts';

@@ -1,8 +1,8 @@
 // Which client releases a run uses: parsing what the user typed (--v1 / --v2) and resolving it against
 // the versions the registry has published. Both are pure; fetching the list lives in registry.ts.
 import semver from 'semver';
-import type { ClientLine } from '../domain.ts';
-import { InputError } from '../errors.ts';
+import type { ClientLine } from '../core/domain.ts';
+import { InputError } from '../core/errors.ts';
 
 export type ReleaseSpec =
   /** A packed tarball (`npm pack` output) of an unreleased build. */

@@ -1,7 +1,7 @@
 // All wording about expectations, observations, mismatches and comparisons lives here (publint-style:
 // checks emit data, one formatter words it), shared by every renderer.
-import type { CaseComparison, ComparisonKind } from '../compare.ts';
-import type { Expected, JsonValue, Mismatch, MismatchKind, Observation, RejectedBy, SentKind } from '../domain.ts';
+import type { CaseComparison, ComparisonKind } from '../core/compare.ts';
+import type { Expected, JsonValue, Mismatch, MismatchKind, Observation, RejectedBy, SentKind } from '../core/domain.ts';
 
 export function json(value: JsonValue | undefined): string {
   return value === undefined ? 'absent' : JSON.stringify(value);

@@ -1,6 +1,6 @@
 // JUnit XML for CI systems: one testsuite per client line, one testcase per case; a failed case carries
 // the expectation and the observation. No timestamps or durations, so the report is deterministic.
-import type { CaseRecord, ResultFile } from '../domain.ts';
+import type { CaseRecord, ResultFile } from '../core/domain.ts';
 import { describeExpected, describeMismatch, describeObservationInFull } from './describe.ts';
 
 // XML 1.0 allows tab, newline, carriage return and most of Unicode; anything else cannot appear at all.

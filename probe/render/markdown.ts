@@ -1,9 +1,9 @@
 // A self-contained Markdown evidence document for a bug report: the table, every case's tool, sent
 // result and client outcome in <details>, what the rules say about each result, the comparison with the
 // recorded result, the environment and the commands that reproduce it. GitHub-flavoured Markdown.
-import type { Comparison } from '../compare.ts';
-import type { CaseRecord, Finding, ResultFile } from '../domain.ts';
-import { rejectedBy } from '../judge.ts';
+import type { Comparison } from '../core/compare.ts';
+import type { CaseRecord, Finding, ResultFile } from '../core/domain.ts';
+import { rejectedBy } from '../core/judge.ts';
 import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation, REJECTED_BY_WORDING } from './describe.ts';
 
 export interface EvidenceContext {

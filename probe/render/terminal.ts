@@ -1,7 +1,7 @@
 // The terminal report: the audit's table (result shape × client), failure details, the comparison with
 // the recorded result, and the summary line. Formatting only; colour is injected.
-import type { Comparison } from '../compare.ts';
-import type { CaseRecord, ResultFile } from '../domain.ts';
+import type { Comparison } from '../core/compare.ts';
+import type { CaseRecord, ResultFile } from '../core/domain.ts';
 import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation } from './describe.ts';
 
 export interface Paint {

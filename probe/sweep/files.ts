@@ -1,6 +1,6 @@
 // Sweep outputs: the result JSON (canonical, like the audit's), NDJSON (one record per release × case,
 // then the change points), and the baseline file.
-import { orderCaseRecord, sortKeys } from '../result-file.ts';
+import { orderCaseRecord, sortKeys } from '../io/json-files.ts';
 import type { SweepBaseline } from './gates.ts';
 import type { SweepResult } from './model.ts';
 

@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import semver from 'semver';
 import { z } from 'zod';
-import type { ClientLine, ResultFile } from '../domain.ts';
+import type { ClientLine, ResultFile } from '../core/domain.ts';
 import { compareReleases } from '../releases/order.ts';
 import { BehaviourSchema, behaviourOf, releaseKey, type Behaviour, type ReleaseRun, type SweepResult } from './model.ts';
 

@@ -10,7 +10,7 @@ import {
   JsonValueSchema,
   type JsonValue,
   type Observation,
-} from '../domain.ts';
+} from '../core/domain.ts';
 
 export const ReleaseIdentitySchema = z
   .object({

@@ -1,5 +1,5 @@
 // What the sweep's main thread and its workers say to each other (plain, structured-cloneable data).
-import type { CaseRecord, Environment, ErrorInfo, Scenario } from '../domain.ts';
+import type { CaseRecord, Environment, ErrorInfo, Scenario } from '../core/domain.ts';
 import type { LoadableRelease } from '../releases/cache.ts';
 
 export interface WorkerInput {

@@ -3,7 +3,7 @@
 // and the sweep goes on.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Environment, Matrix } from '../domain.ts';
+import type { Environment, Matrix } from '../core/domain.ts';
 import type { LoadableRelease } from '../releases/cache.ts';
 import type { WorkerInput, WorkerOutput } from './protocol.ts';
 import type { ReleaseRun } from './model.ts';

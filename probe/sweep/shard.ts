@@ -1,6 +1,6 @@
 // Sharding a sweep across CI jobs and merging the shards back, such that the merge is byte-identical to
 // the unsharded run.
-import { InputError } from '../errors.ts';
+import { InputError } from '../core/errors.ts';
 import { changePoints, releaseKey, summarize, type SweepResult } from './model.ts';
 
 export interface Shard {

@@ -1,9 +1,9 @@
 // One worker per client release: the release's modules load into this worker's own module graph, so
 // releases never share module state, and two workers use both cores.
 import { parentPort, workerData } from 'node:worker_threads';
-import { describeError } from '../observe.ts';
+import { describeError } from '../engine/observe.ts';
 import { loadClientUnderTest } from '../releases/resolve.ts';
-import { runMatrix, type ClientUnderTest } from '../run.ts';
+import { runMatrix, type ClientUnderTest } from '../engine/run.ts';
 import type { WorkerInput, WorkerOutput } from './protocol.ts';
 
 const input = workerData as WorkerInput;

@@ -1,6 +1,6 @@
 // Family "discovery": what the client knows about the tool when it calls it.
-import { returnsAsSent } from '../../probe/define.ts';
-import type { Expected, Scenario } from '../../probe/domain.ts';
+import { returnsAsSent } from '../../probe/core/define.ts';
+import type { Expected, Scenario } from '../../probe/core/domain.ts';
 import { auditShapes, auditTool, BOTH, family, rejected } from './shared.ts';
 
 const discovery = family('discovery');

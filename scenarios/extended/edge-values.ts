@@ -1,6 +1,6 @@
 // Family "edge-values": structuredContent that is not a plain conforming object, on the 2025-era wire.
-import type { JsonValue, Scenario, ToolResult } from '../../probe/domain.ts';
-import { returnsAsSent } from '../../probe/define.ts';
+import type { JsonValue, Scenario, ToolResult } from '../../probe/core/domain.ts';
+import { returnsAsSent } from '../../probe/core/define.ts';
 import { auditTool, BOTH, family, rejected, text } from './shared.ts';
 
 const edge = family('edge-values');

@@ -1,6 +1,6 @@
 // Family "faults": the server misbehaves at the call. What does each client do: throw which error, hang
 // until someone gives up, or take the process down?
-import type { ClientLine, Expected, Scenario, ServerBehaviour } from '../../probe/domain.ts';
+import type { ClientLine, Expected, Scenario, ServerBehaviour } from '../../probe/core/domain.ts';
 import { auditShapes, auditTool, BOTH, family, rejected } from './shared.ts';
 
 const faults = family('faults');

@@ -1,5 +1,5 @@
 // The extended matrix: the cases the audit deliberately left out, by family.
-import { defineMatrix } from '../../probe/define.ts';
+import { defineMatrix } from '../../probe/core/define.ts';
 import { discoveryCases } from './discovery.ts';
 import { edgeValueCases } from './edge-values.ts';
 import { faultCases } from './faults.ts';

@@ -1,8 +1,8 @@
 // Family "protocol-era": a v2 client and the v2 server's createMcpHandler, negotiating the 2026-07-28
 // revision (where structuredContent may be any JSON value and outputSchema any JSON Schema) or pinned to
 // the 2025 era, with the same non-object results and schemas.
-import { returnsAsSent } from '../../probe/define.ts';
-import type { Expected, JsonValue, Scenario, ToolDefinition, ToolResult } from '../../probe/domain.ts';
+import { returnsAsSent } from '../../probe/core/define.ts';
+import type { Expected, JsonValue, Scenario, ToolDefinition, ToolResult } from '../../probe/core/domain.ts';
 import { auditTool, family, rejected, text } from './shared.ts';
 
 /**

@@ -1,6 +1,6 @@
 // Family "schemas": outputSchemas a validator may not compile or may read differently.
-import { returnsAsSent } from '../../probe/define.ts';
-import type { Expected, Scenario, ToolDefinition } from '../../probe/domain.ts';
+import { returnsAsSent } from '../../probe/core/define.ts';
+import type { Expected, Scenario, ToolDefinition } from '../../probe/core/domain.ts';
 import { auditTool, BOTH, family, rejected, text } from './shared.ts';
 
 const schemas = family('schemas');

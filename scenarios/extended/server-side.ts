@@ -1,7 +1,7 @@
 // Family "server-side": the same results returned from the high-level server helpers, and the failures
 // that only a server produces (bad arguments, an unknown tool, a handler that throws).
-import { returnsAsSent } from '../../probe/define.ts';
-import type { Expected, Scenario, ServerHelper, ToolDefinition } from '../../probe/domain.ts';
+import { returnsAsSent } from '../../probe/core/define.ts';
+import type { Expected, Scenario, ServerHelper, ToolDefinition } from '../../probe/core/domain.ts';
 import { auditShapes, auditTool, BOTH, family, rejected, text } from './shared.ts';
 
 /** The helper replaced the handler's result with an isError result of its own (its text says why). */

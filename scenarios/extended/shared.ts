@@ -1,6 +1,6 @@
 // Building blocks shared by the extended matrix's families.
-import { defineCase, type CaseDefinition } from '../../probe/define.ts';
-import type { ClientLine, Discovery, Expected, RejectedBy, Scenario } from '../../probe/domain.ts';
+import { defineCase, type CaseDefinition } from '../../probe/core/define.ts';
+import type { ClientLine, Discovery, Expected, RejectedBy, Scenario } from '../../probe/core/domain.ts';
 
 export { auditShapes, auditTool } from '../audit.ts';
 

@@ -1,7 +1,7 @@
 // Family "transports": the audit's six shapes over stdio (the fixture in a child process) and Streamable
 // HTTP (loopback, a port the OS picks), to see whether the transport changes any outcome.
-import { returnsAsSent } from '../../probe/define.ts';
-import type { Expected, Scenario, TransportKind } from '../../probe/domain.ts';
+import { returnsAsSent } from '../../probe/core/define.ts';
+import type { Expected, Scenario, TransportKind } from '../../probe/core/domain.ts';
 import { auditShapes, auditTool, BOTH, family, rejected } from './shared.ts';
 
 const transports = family('transports');

@@ -1,9 +1,9 @@
-// Runs the shipped command (probe/launch.mjs) as a user would, in a real process.
+// Runs the shipped command (probe/bin/launch.mjs) as a user would, in a real process.
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-export const LAUNCHER = join(ROOT, 'probe', 'launch.mjs');
+export const LAUNCHER = join(ROOT, 'probe', 'bin', 'launch.mjs');
 export const RECORDED = join(ROOT, 'results', 'recorded.json');
 
 export interface CliRun {

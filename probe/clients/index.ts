@@ -1,4 +1,4 @@
-import type { ClientLine } from '../domain.ts';
+import type { ClientLine } from '../core/domain.ts';
 import type { AnyClientClass, ClientAdapter } from './adapter.ts';
 import { createV1Adapter, v1Adapter } from './v1.ts';
 import { createV2Adapter, v2Adapter } from './v2.ts';

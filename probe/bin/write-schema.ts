@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { PROJECT_ROOT } from './commands/io.ts';
-import { writeFileAtomic } from './result-file.ts';
-import { serializeJsonSchema } from './schema.ts';
+import { PROJECT_ROOT } from '../commands/io.ts';
+import { writeFileAtomic } from '../io/json-files.ts';
+import { serializeJsonSchema } from '../core/result-json-schema.ts';
 
 const path = join(PROJECT_ROOT, 'results', 'schema.json');
 writeFileAtomic(path, serializeJsonSchema());

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HARNESS } from './harness.ts';
+import { HARNESS } from '../core/harness.ts';
 
 /** The nearest folder upward holding this project's package.json: from probe/ or from dist/. */
 function findProjectRoot(start: string): string {

@@ -1,7 +1,7 @@
 // Runs one scenario against one real client and records what happened. No judgement here.
-import type { ClientAdapter, ConnectedClient } from './adapters/index.ts';
-import type { ErrorInfo, JsonValue, Observation, Scenario, Stage } from './domain.ts';
-import { SECOND_PAGE, startFixtureServer, type RunningFixture } from './fixture-server.ts';
+import type { ClientAdapter, ConnectedClient } from '../clients/index.ts';
+import type { ErrorInfo, JsonValue, Observation, Scenario, Stage } from '../core/domain.ts';
+import { SECOND_PAGE, startFixtureServer, type RunningFixture } from '../fixtures/index.ts';
 
 /** An observation before the fixture's `serverSent` is attached (Omit that distributes over the union). */
 type ClientObservation = Observation extends infer O ? (O extends unknown ? Omit<O, 'serverSent'> : never) : never;

@@ -1,17 +1,17 @@
 // The command line: parse, call, print, exit code. What it decides is delegated to commands/ and the
 // pure functions they call.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { runAuditCommand, type AuditOptions } from './commands/audit.ts';
-import type { CliIo } from './commands/io.ts';
-import type { ReplayOptions } from './commands/replay.ts';
-import type { SweepOptions, SweepReportOptions } from './commands/sweep.ts';
-import { InputError } from './errors.ts';
-import { EXIT } from './exit-code.ts';
-import { HARNESS } from './harness.ts';
-import { DEFAULT_TIMEOUT_MS } from './run.ts';
+import { runAuditCommand, type AuditOptions } from './audit.ts';
+import type { CliIo } from './io.ts';
+import type { ReplayOptions } from './replay.ts';
+import type { SweepOptions, SweepReportOptions } from './sweep.ts';
+import { InputError } from '../core/errors.ts';
+import { EXIT } from '../core/exit-code.ts';
+import { HARNESS } from '../core/harness.ts';
+import { DEFAULT_TIMEOUT_MS } from '../engine/run.ts';
 
-export type { CliIo } from './commands/io.ts';
-export { isCi, wantsColour } from './commands/io.ts';
+export type { CliIo } from './io.ts';
+export { isCi, wantsColour } from './io.ts';
 
 function positiveInteger(flag: string, unit: string) {
   return (value: string): number => {
@@ -80,7 +80,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .addOption(timeoutOption())
     .allowExcessArguments(false)
     // Commands other than the audit load when chosen, so the audit's start-up does not pay for them.
-    .action(() => setAction(async () => (await import('./commands/sweep.ts')).runSweepCommand(sweep.opts<SweepOptions>(), io)));
+    .action(() => setAction(async () => (await import('./sweep.ts')).runSweepCommand(sweep.opts<SweepOptions>(), io)));
   reportOptions(sweep, 'results/sweep-latest.json');
 
   const replay = program
@@ -96,14 +96,14 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--json', 'the same as --format json', false)
     .option('--out <file>', 'write the output here: the result JSON (table, json; default results/replay-latest.json) or the document (markdown, junit; default stdout)')
     .addOption(timeoutOption())
-    .action((file: string) => setAction(async () => (await import('./commands/replay.ts')).runReplayCommand(file, replay.opts<ReplayOptions>(), io, argv)));
+    .action((file: string) => setAction(async () => (await import('./replay.ts')).runReplayCommand(file, replay.opts<ReplayOptions>(), io, argv)));
 
   const merge = program
     .command('merge')
     .description('combine the outputs of sweep --shard i/n into the result of the whole sweep')
     .argument('<files...>', 'sweep result files written by sweep --shard ... --out FILE')
     .action((files: string[]) =>
-      setAction(async () => (await import('./commands/sweep.ts')).runMergeCommand(files, merge.opts<SweepReportOptions>(), io)),
+      setAction(async () => (await import('./sweep.ts')).runMergeCommand(files, merge.opts<SweepReportOptions>(), io)),
     );
   reportOptions(merge, 'results/sweep-latest.json');
 

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Environment } from './domain.ts';
-import { HARNESS } from './harness.ts';
+import type { Environment } from '../core/domain.ts';
+import { HARNESS } from '../core/harness.ts';
 
 export interface InstalledPackage {
   readonly name: string;

@@ -1,8 +1,8 @@
 // One adapter per client line, one shared interface. An adapter only drives its client and reports what
 // happened; it never decides whether that was right (judge.ts does).
-import type { ClientLine, ToolDefinition } from '../domain.ts';
-import type { ClientEndpoint } from '../fixture-server.ts';
-import { HARNESS } from '../harness.ts';
+import type { ClientLine, ToolDefinition } from '../core/domain.ts';
+import type { ClientEndpoint } from '../fixtures/index.ts';
+import { HARNESS } from '../core/harness.ts';
 import { CLIENT_PACKAGES } from '../releases/spec.ts';
 
 export interface ConnectedClient {

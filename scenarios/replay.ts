@@ -1,9 +1,9 @@
 // A captured tool result replayed through the fixture server to every client line and discovery mode.
-import type { Capture } from './capture.ts';
-import { CLIENT_LINES, type Matrix } from './domain.ts';
-import { defineCase, defineMatrix } from './define.ts';
-import { parseExpectation, type ExpectRule } from './expect-spec.ts';
-import { caseMatcher } from './run.ts';
+import type { Capture } from '../probe/io/capture.ts';
+import { CLIENT_LINES, type Matrix } from '../probe/core/domain.ts';
+import { defineCase, defineMatrix } from '../probe/core/define.ts';
+import { parseExpectation, type ExpectRule } from '../probe/core/expect-spec.ts';
+import { caseMatcher } from '../probe/engine/run.ts';
 
 export function replayMatrix(capture: Capture, label: string, rules: readonly ExpectRule[]): Matrix {
   const shape = { id: capture.shape, title: label, result: capture.result };

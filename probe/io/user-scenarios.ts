@@ -5,11 +5,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { defineCase } from './define.ts';
-import { ExpectedSchema, ToolDefinitionSchema, ToolResultSchema, type Scenario } from './domain.ts';
-import { InputError } from './errors.ts';
-import { parseExpectation } from './expect-spec.ts';
-import { parseJsonFile, validateJson } from './result-file.ts';
+import { defineCase } from '../core/define.ts';
+import { ExpectedSchema, ToolDefinitionSchema, ToolResultSchema, type Scenario } from '../core/domain.ts';
+import { InputError } from '../core/errors.ts';
+import { parseExpectation } from '../core/expect-spec.ts';
+import { parseJsonFile, validateJson } from './json-files.ts';
 
 const CELLS = ['v1/warm', 'v1/cold', 'v2/warm', 'v2/cold'] as const;
 

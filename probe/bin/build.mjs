@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI_BUNDLE = join(PROJECT_ROOT, 'dist', 'cli.mjs');
 /** The sweep's per-release worker (probe/sweep/worker.ts), a bundle of its own. */
 export const SWEEP_WORKER_BUNDLE = join(PROJECT_ROOT, 'dist', 'sweep-worker.mjs');
@@ -45,7 +45,7 @@ export async function buildCli(stamp = sourceStamp()) {
   const temporary = join(dirname(CLI_BUNDLE), `.build-${process.pid}`);
   try {
     await build({
-      entryPoints: { cli: join(PROJECT_ROOT, 'probe', 'main.ts'), 'sweep-worker': join(PROJECT_ROOT, 'probe', 'sweep', 'worker.ts') },
+      entryPoints: { cli: join(PROJECT_ROOT, 'probe', 'commands', 'main.ts'), 'sweep-worker': join(PROJECT_ROOT, 'probe', 'sweep', 'worker.ts') },
       outdir: temporary,
       outExtension: { '.js': '.mjs' },
       bundle: true,

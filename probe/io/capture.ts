@@ -4,9 +4,9 @@
 // InputError naming the file and the field.
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
-import { JsonValueSchema, ToolDefinitionSchema, ToolResultSchema, type ToolDefinition, type ToolResult } from './domain.ts';
-import { InputError } from './errors.ts';
-import { readJsonFile, validateJson } from './result-file.ts';
+import { JsonValueSchema, ToolDefinitionSchema, ToolResultSchema, type ToolDefinition, type ToolResult } from '../core/domain.ts';
+import { InputError } from '../core/errors.ts';
+import { readJsonFile, validateJson } from './json-files.ts';
 
 const IdSchema = z.union([z.string(), z.number()]);
 

@@ -3,8 +3,8 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
-import { ResultFileSchema, type CaseRecord, type ResultFile } from './domain.ts';
-import { InputError } from './errors.ts';
+import { ResultFileSchema, type CaseRecord, type ResultFile } from '../core/domain.ts';
+import { InputError } from '../core/errors.ts';
 
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);

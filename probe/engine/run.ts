@@ -1,12 +1,12 @@
 // Runs a matrix: every case gets its own fresh fixture server and client, one after another, and the
 // judgement of each observation is attached. The result is plain data for the renderers and the diff.
 import picomatch from 'picomatch';
-import { adapters, type ClientAdapter } from './adapters/index.ts';
-import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, Scenario, ToolResult } from './domain.ts';
-import { lintResult } from './lint.ts';
-import { RESULT_SCHEMA_VERSION } from './domain.ts';
-import { captureEnvironment } from './environment.ts';
-import { judge } from './judge.ts';
+import { adapters, type ClientAdapter } from '../clients/index.ts';
+import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, Scenario, ToolResult } from '../core/domain.ts';
+import { lintResult } from '../core/lint.ts';
+import { RESULT_SCHEMA_VERSION } from '../core/domain.ts';
+import { captureEnvironment } from '../io/environment.ts';
+import { judge } from '../core/judge.ts';
 import { observe } from './observe.ts';
 
 export const DEFAULT_TIMEOUT_MS = 5000;
