@@ -3,7 +3,7 @@ import type { Capture } from '../probe/io/capture.ts';
 import { CLIENT_LINES, type Matrix } from '../probe/core/domain.ts';
 import { defineCase, defineMatrix } from '../probe/core/define.ts';
 import { parseExpectation, type ExpectRule } from '../probe/core/expect-spec.ts';
-import { caseMatcher } from '../probe/engine/run.ts';
+import { caseMatcher } from '../probe/core/select.ts';
 
 export function replayMatrix(capture: Capture, label: string, rules: readonly ExpectRule[]): Matrix {
   const shape = { id: capture.shape, title: label, result: capture.result };

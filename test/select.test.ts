@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectScenarios } from '../probe/engine/run.ts';
+import { selectScenarios } from '../probe/core/select.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
 
 const ids = (patterns: string[]) => selectScenarios(auditMatrix.scenarios, patterns).map((s) => s.id);

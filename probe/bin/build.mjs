@@ -11,6 +11,8 @@ export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 export const CLI_BUNDLE = join(PROJECT_ROOT, 'dist', 'cli.mjs');
 /** The sweep's per-release worker (probe/sweep/worker.ts), a bundle of its own. */
 export const SWEEP_WORKER_BUNDLE = join(PROJECT_ROOT, 'dist', 'sweep-worker.mjs');
+/** The stdio fixture's child process (probe/fixtures/stdio-child.ts). */
+export const FIXTURE_STDIO_BUNDLE = join(PROJECT_ROOT, 'dist', 'fixture-stdio.mjs');
 const STAMP = join(PROJECT_ROOT, 'dist', 'cli.stamp');
 const SOURCE_DIRS = ['probe', 'scenarios'];
 
@@ -45,7 +47,11 @@ export async function buildCli(stamp = sourceStamp()) {
   const temporary = join(dirname(CLI_BUNDLE), `.build-${process.pid}`);
   try {
     await build({
-      entryPoints: { cli: join(PROJECT_ROOT, 'probe', 'commands', 'main.ts'), 'sweep-worker': join(PROJECT_ROOT, 'probe', 'sweep', 'worker.ts') },
+      entryPoints: {
+        cli: join(PROJECT_ROOT, 'probe', 'commands', 'main.ts'),
+        'sweep-worker': join(PROJECT_ROOT, 'probe', 'sweep', 'worker.ts'),
+        'fixture-stdio': join(PROJECT_ROOT, 'probe', 'fixtures', 'stdio-child.ts'),
+      },
       outdir: temporary,
       outExtension: { '.js': '.mjs' },
       bundle: true,
@@ -56,6 +62,7 @@ export async function buildCli(stamp = sourceStamp()) {
       logLevel: 'error',
     });
     renameSync(join(temporary, 'sweep-worker.mjs'), SWEEP_WORKER_BUNDLE);
+    renameSync(join(temporary, 'fixture-stdio.mjs'), FIXTURE_STDIO_BUNDLE);
     renameSync(join(temporary, 'cli.mjs'), CLI_BUNDLE);
     writeFileSync(join(temporary, 'stamp'), stamp);
     renameSync(join(temporary, 'stamp'), STAMP);

@@ -1,9 +1,9 @@
 // One adapter per client line, one shared interface. An adapter only drives its client and reports what
 // happened; it never decides whether that was right (judge.ts does).
 import type { ClientLine, ToolDefinition } from '../core/domain.ts';
-import type { ClientEndpoint } from '../fixtures/index.ts';
+import type { ClientEndpoint } from '../core/endpoint.ts';
 import { HARNESS } from '../core/harness.ts';
-import { CLIENT_PACKAGES } from '../releases/spec.ts';
+import { CLIENT_PACKAGES } from './packages.ts';
 
 export interface ConnectedClient {
   /** `tools/list` as an application calls it first, which lets a client cache the outputSchema validator. */
@@ -29,6 +29,13 @@ export interface ClientAdapter {
   /** npm name of the package that provides this line's `Client`. */
   readonly packageName: string;
   connect(endpoint: ClientEndpoint): Promise<ConnectedClient>;
+}
+
+/** The client a line's cases run against: the project's pinned one, or a release loaded at run time. */
+export interface ClientUnderTest {
+  readonly adapter: ClientAdapter;
+  /** `<package>@<label>`, as case records name it. */
+  readonly clientPackage: string;
 }
 
 export const CLIENT_INFO = { name: HARNESS.name, version: HARNESS.version } as const;

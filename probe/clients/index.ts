@@ -3,7 +3,7 @@ import type { AnyClientClass, ClientAdapter } from './adapter.ts';
 import { createV1Adapter, v1Adapter } from './v1.ts';
 import { createV2Adapter, v2Adapter } from './v2.ts';
 
-export type { AnyClientClass, ClientAdapter, ConnectedClient } from './adapter.ts';
+export type { AnyClientClass, ClientAdapter, ClientUnderTest, ConnectedClient } from './adapter.ts';
 export { clientClassOf } from './adapter.ts';
 
 /** Adapters over the project's own pinned clients. */

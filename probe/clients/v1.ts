@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ClientEndpoint } from '../fixtures/index.ts';
+import type { ClientEndpoint } from '../core/endpoint.ts';
 import type { AnyClientClass, ClientAdapter } from './adapter.ts';
 import { CLIENT_INFO, packageNameOf, wrapClient } from './adapter.ts';
 

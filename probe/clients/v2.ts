@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/client';
-import type { ClientEndpoint } from '../fixtures/index.ts';
+import type { ClientEndpoint } from '../core/endpoint.ts';
 import type { AnyClient, AnyClientClass, ClientAdapter } from './adapter.ts';
 import { CLIENT_INFO, packageNameOf, wrapClient } from './adapter.ts';
 

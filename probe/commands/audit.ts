@@ -12,7 +12,9 @@ import { readRecordedResult, serializeResult, writeFileAtomic } from '../io/json
 import { emit, parseFormat } from './report.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { resolve } from 'node:path';
-import { runMatrix, selectScenarios, type ClientUnderTest } from '../engine/run.ts';
+import type { ClientUnderTest } from '../clients/index.ts';
+import { runMatrix } from '../engine/run.ts';
+import { selectScenarios } from '../core/select.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, RESULTS_DIR, displayPath, isCi, paintFor, PROJECT_ROOT, resolveFrom, type CliIo } from './io.ts';
 
 export interface AuditOptions {

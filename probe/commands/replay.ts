@@ -2,10 +2,12 @@
 import { basename, join, resolve } from 'node:path';
 import { readCapture } from '../io/capture.ts';
 import { InputError } from '../core/errors.ts';
+import { exitCodeFor } from '../core/exit-code.ts';
 import { parseExpectRule } from '../core/expect-spec.ts';
 import { replayMatrix } from '../../scenarios/replay.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
-import { caseMatcher, runMatrix } from '../engine/run.ts';
+import { caseMatcher } from '../core/select.ts';
+import { runMatrix } from '../engine/run.ts';
 import { displayPath, paintFor, RESULTS_DIR, type CliIo } from './io.ts';
 import { emit, parseFormat } from './report.ts';
 
@@ -46,5 +48,5 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
     },
     io,
   );
-  return result.summary.failed > 0 ? 1 : 0;
+  return exitCodeFor({ result, comparison: undefined, updatedRecorded: false });
 }

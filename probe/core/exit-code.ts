@@ -1,25 +1,39 @@
+// The one exit-code rule every command uses (pure). Commands only say what they found: how many cases
+// failed their expectation, and how many differences from a recorded baseline nobody accepted.
 import type { Comparison } from './compare.ts';
 import { differsFromRecorded } from './compare.ts';
 import type { ResultFile } from './domain.ts';
 
 export const EXIT = {
-  /** Every case passed its expectation and matches the recorded result. */
+  /** Every case passed its expectation and matches what was recorded. */
   ok: 0,
-  /** A case failed its expectation, or the run differs from the recorded result. */
+  /** A case failed its expectation, or the run differs from what was recorded. */
   failed: 1,
   /** Usage or input error: unknown flag, unreadable or invalid file. Nothing was run or written. */
   usage: 2,
 } as const;
 
+export interface Findings {
+  /** Cases whose verdict is `fail`. */
+  readonly failedCases: number;
+  /** Differences from a recorded baseline that were not accepted (`--update` accepts the ones it records). */
+  readonly unacceptedDifferences: number;
+}
+
+export function exitCode({ failedCases, unacceptedDifferences }: Findings): 0 | 1 {
+  return failedCases > 0 || unacceptedDifferences > 0 ? EXIT.failed : EXIT.ok;
+}
+
 export interface ExitInput {
   readonly result: ResultFile;
-  readonly comparison: Comparison;
+  /** Absent for a run with nothing recorded to compare with (a replay). */
+  readonly comparison: Comparison | undefined;
   /** `--update` just rewrote the recorded result from this run, so differences were accepted. */
   readonly updatedRecorded: boolean;
 }
 
+/** A matrix run (the audit, `--matrix`, a replay): its failed cases, and its differences from the recorded result. */
 export function exitCodeFor({ result, comparison, updatedRecorded }: ExitInput): 0 | 1 {
-  if (result.summary.failed > 0) return EXIT.failed;
-  if (!updatedRecorded && differsFromRecorded(comparison)) return EXIT.failed;
-  return EXIT.ok;
+  const differs = comparison !== undefined && !updatedRecorded && differsFromRecorded(comparison);
+  return exitCode({ failedCases: result.summary.failed, unacceptedDifferences: differs ? 1 : 0 });
 }

@@ -1,7 +1,6 @@
 // Runs a matrix: every case gets its own fresh fixture server and client, one after another, and the
 // judgement of each observation is attached. The result is plain data for the renderers and the diff.
-import picomatch from 'picomatch';
-import { adapters, type ClientAdapter } from '../clients/index.ts';
+import { adapters, type ClientUnderTest } from '../clients/index.ts';
 import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, Scenario, ToolResult } from '../core/domain.ts';
 import { lintResult } from '../core/lint.ts';
 import { RESULT_SCHEMA_VERSION } from '../core/domain.ts';
@@ -11,37 +10,10 @@ import { observe } from './observe.ts';
 
 export const DEFAULT_TIMEOUT_MS = 5000;
 
-/** The client a line's cases run against, when not the project's pinned one. */
-export interface ClientUnderTest {
-  readonly adapter: ClientAdapter;
-  /** `<package>@<label>`, as case records name it. */
-  readonly clientPackage: string;
-}
-
 export interface RunMatrixOptions {
   readonly timeoutMs?: number;
   readonly environment?: Environment;
   readonly clients?: Partial<Record<ClientLine, ClientUnderTest>>;
-}
-
-/**
- * `--case` patterns. A glob is matched against the case id and each of its leading segments, like a path:
- * `v2/*` selects every v2 case, `*\/cold` every cold one, `**\/error-*` every error shape. A pattern with
- * no glob characters matches any id containing it (`off-schema`). A case runs when any pattern selects it.
- */
-export function caseMatcher(pattern: string): (id: string) => boolean {
-  if (!picomatch.scan(pattern).isGlob) return (id) => id.includes(pattern);
-  const isMatch = picomatch(pattern);
-  return (id) => {
-    const segments = id.split('/');
-    return segments.some((_, i) => isMatch(segments.slice(0, i + 1).join('/')));
-  };
-}
-
-export function selectScenarios(scenarios: readonly Scenario[], patterns: readonly string[]): Scenario[] {
-  if (patterns.length === 0) return [...scenarios];
-  const matchers = patterns.map(caseMatcher);
-  return scenarios.filter((scenario) => matchers.some((matches) => matches(scenario.id)));
 }
 
 /** The result the server is told to send (its handler's return value); null when it sends none. */

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { ClientLine } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { writeFileAtomic } from '../io/json-files.ts';
-import { CLIENT_ENTRY, CLIENT_PACKAGES } from './spec.ts';
+import { CLIENT_ENTRY, CLIENT_PACKAGES } from '../clients/packages.ts';
 
 /** Where a release came from. `pinned` is the project's own install (results/recorded.json). */
 export type ReleaseSource = 'pinned' | 'registry' | 'tarball' | 'folder';

@@ -6,12 +6,13 @@ import { join, resolve } from 'node:path';
 import { adapters, clientClassOf, createAdapter } from '../clients/index.ts';
 import type { ClientLine } from '../core/domain.ts';
 import { readInstalledPackage } from '../io/environment.ts';
-import type { ClientUnderTest } from '../engine/run.ts';
+import type { ClientUnderTest } from '../clients/index.ts';
 import { InputError } from '../core/errors.ts';
 import { ReleaseCache, type LoadableRelease, type Wanted } from './cache.ts';
 import { compareReleases } from './order.ts';
 import { publishedVersions } from './registry.ts';
-import { CLIENT_PACKAGES, parseReleaseSpec, resolveRegistryQuery } from './spec.ts';
+import { CLIENT_PACKAGES } from '../clients/packages.ts';
+import { parseReleaseSpec, resolveRegistryQuery } from './spec.ts';
 
 export interface ReleaseRequest {
   readonly line: ClientLine;

@@ -1,7 +1,6 @@
 // Which client releases a run uses: parsing what the user typed (--v1 / --v2) and resolving it against
 // the versions the registry has published. Both are pure; fetching the list lives in registry.ts.
 import semver from 'semver';
-import type { ClientLine } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 
 export type ReleaseSpec =
@@ -99,15 +98,3 @@ export function resolveRegistryQuery(
     }
   }
 }
-
-/** The npm package that provides each client line's `Client`. */
-export const CLIENT_PACKAGES = {
-  v1: '@modelcontextprotocol/sdk',
-  v2: '@modelcontextprotocol/client',
-} as const satisfies Record<ClientLine, string>;
-
-/** The module specifier (below the package) that exports each line's `Client`. */
-export const CLIENT_ENTRY = {
-  v1: 'client/index.js',
-  v2: '',
-} as const satisfies Record<ClientLine, string>;

@@ -3,7 +3,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { describeError } from '../engine/observe.ts';
 import { loadClientUnderTest } from '../releases/resolve.ts';
-import { runMatrix, type ClientUnderTest } from '../engine/run.ts';
+import type { ClientUnderTest } from '../clients/index.ts';
+import { runMatrix } from '../engine/run.ts';
 import type { WorkerInput, WorkerOutput } from './protocol.ts';
 
 const input = workerData as WorkerInput;
