@@ -2,7 +2,7 @@
 // (--v1 / --v2), judged against the audit and compared with the recorded result.
 import { auditMatrix } from '../../scenarios/audit.ts';
 import { combineComparisons, compareWithRecorded } from '../core/compare.ts';
-import type { ClientLine, Matrix, ResultFile, Scenario } from '../core/domain.ts';
+import type { ClientLine, Matrix, Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { exitCodeFor } from '../core/exit-code.ts';
 import { defaultCacheDir } from '../releases/cache.ts';
@@ -13,7 +13,8 @@ import { emit, parseFormat } from './report.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { resolve } from 'node:path';
 import type { ClientUnderTest } from '../clients/index.ts';
-import { runMatrix } from '../engine/run.ts';
+import { combineForDisplay, runMatrix } from '../engine/run.ts';
+import { captureEnvironment } from '../io/environment.ts';
 import { selectScenarios } from '../core/select.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, RESULTS_DIR, displayPath, isCi, paintFor, PROJECT_ROOT, resolveFrom, type CliIo } from './io.ts';
 
@@ -69,6 +70,8 @@ export const MATRICES = {
   audit: async () => auditMatrix,
   extended: async () => (await import('../../scenarios/extended/index.ts')).extendedMatrix,
 } as const satisfies Record<string, () => Promise<Matrix>>;
+/** The header of user scenarios (--scenarios) when they run as their own part of a report. */
+const USER_MATRIX: Matrix = { name: 'scenarios', title: 'user scenarios', source: '--scenarios', scenarios: [] };
 export const MATRIX_CHOICES = ['audit', 'extended', 'all'] as const;
 export const RECORDED_FOR = {
   audit: DEFAULT_RECORDED,
@@ -80,22 +83,6 @@ function chosenMatrices(name: string | undefined): (keyof typeof MATRICES)[] {
   if (choice === 'all') return ['audit', 'extended'];
   if (choice in MATRICES) return [choice as keyof typeof MATRICES];
   throw new InputError(`--matrix ${choice}: expected one of ${MATRIX_CHOICES.join(', ')}`);
-}
-
-/** The part of a run that belongs to one matrix, as its own result file (for its recorded comparison). */
-export function resultFor(result: ResultFile, matrix: Matrix, ids: ReadonlySet<string>): ResultFile {
-  const cases = result.cases.filter((c) => ids.has(c.id));
-  const passed = cases.filter((c) => c.verdict === 'pass').length;
-  const failed = cases.filter((c) => c.verdict === 'fail').length;
-  const unjudged = cases.length - passed - failed;
-  const shapes = new Set(cases.map((c) => c.shape));
-  return {
-    ...result,
-    matrix: { name: matrix.name, title: matrix.title, source: matrix.source },
-    cases,
-    summary: unjudged > 0 ? { passed, failed, unjudged } : { passed, failed },
-    ...(result.lint && { lint: Object.fromEntries(Object.entries(result.lint).filter(([shape]) => shapes.has(shape))) }),
-  };
 }
 
 export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: readonly string[]): Promise<number> {
@@ -119,29 +106,21 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     const builtInIds = new Set(builtIn.flatMap((m) => m.scenarios.map((s) => s.id)));
     userScenarios = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, builtInIds);
   }
-  const first = matrices[0]!;
-  // User scenarios run beside the built-in matrices; only built-in cases have recorded results.
-  const matrix: Matrix =
-    matrices.length === 1 && userScenarios.length === 0
-      ? first
-      : {
-          name: matrices.length === 1 ? first.name : 'all',
-          title: matrices.length === 1 ? first.title : matrices.map((m) => m.title).join(' + '),
-          source: matrices.length === 1 ? first.source : matrices.map((m) => m.source).join('; '),
-          scenarios: [...matrices.flatMap((m) => m.scenarios), ...userScenarios],
-        };
-  const scenarios = selectScenarios(matrix.scenarios, options.case);
-  if (scenarios.length === 0) {
-    throw new InputError(`--case ${options.case.join(', ')} matches no case of matrix ${matrix.name}; ids look like ${matrix.scenarios[0]?.id}`);
+  const selected = matrices.map((m) => selectScenarios(m.scenarios, options.case));
+  const selectedUser = selectScenarios(userScenarios, options.case);
+  if (selected.every((s) => s.length === 0) && selectedUser.length === 0) {
+    const allIds = [...matrices.flatMap((m) => m.scenarios), ...userScenarios];
+    throw new InputError(`--case ${options.case.join(', ')} matches no case of matrix ${names.length === 1 ? names[0] : 'all'}; ids look like ${allIds[0]?.id}`);
   }
   // Read (and validate) the recorded results before running anything, so bad input changes nothing.
   const recorded = recordedPaths.map((path) => readRecordedResult(path));
   const clients = await clientsUnderTest(options, io);
+  const environment = captureEnvironment();
 
-  const result = await runMatrix(matrix, scenarios, { timeoutMs: options.timeout, clients });
-  const parts = matrices.map((m, i) => {
-    const ids = new Set(m.scenarios.map((s) => s.id));
-    const own = resultFor(result, m, ids);
+  // Each built-in matrix runs on its own and is compared with its own recorded result.
+  const parts = [];
+  for (const [i, m] of matrices.entries()) {
+    const own = await runMatrix(m, selected[i]!, { timeoutMs: options.timeout, clients, environment });
     const before = recorded[i]!;
     const comparison = compareWithRecorded(before.kind === 'found' ? before.result : undefined, own, {
       fullMatrix: own.cases.length === m.scenarios.length,
@@ -149,8 +128,22 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
       // like the pinned client the recorded result was made with.
       ignore: otherReleases ? ['clientPackage'] : [],
     });
-    return { own, comparison, path: recordedPaths[i]! };
-  });
+    parts.push({ own, comparison, path: recordedPaths[i]! });
+  }
+  // User scenarios run beside them; only built-in cases have recorded results.
+  const user = userScenarios.length > 0 ? await runMatrix(USER_MATRIX, selectedUser, { timeoutMs: options.timeout, clients, environment }) : undefined;
+  const first = matrices[0]!;
+  const result =
+    parts.length === 1 && !user
+      ? parts[0]!.own
+      : combineForDisplay(
+          {
+            name: matrices.length === 1 ? first.name : 'all',
+            title: matrices.length === 1 ? first.title : matrices.map((m) => m.title).join(' + '),
+            source: matrices.length === 1 ? first.source : matrices.map((m) => m.source).join('; '),
+          },
+          [...parts.map((p) => p.own), ...(user ? [user] : [])],
+        );
   const comparison = combineComparisons(parts.map((p) => p.comparison));
   if (options.update) for (const part of parts) writeFileAtomic(part.path, serializeResult(part.own));
   const shownRecorded = parts.map((p) => displayPath(p.path, io.cwd)).join(' and ');
