@@ -5,8 +5,7 @@ import { combineComparisons, compareWithRecorded } from '../core/compare.ts';
 import type { ClientLine, Matrix, Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { exitCodeFor } from '../core/exit-code.ts';
-import { defaultCacheDir } from '../releases/cache.ts';
-import { loadClientUnderTest, resolveReleases } from '../releases/resolve.ts';
+import { loadClientUnderTest, releaseRequests, resolveReleases } from '../releases/resolve.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
 import { readRecordedResult, serializeResult, writeFileAtomic } from '../io/json-files.ts';
 import { emit, parseFormat } from './report.ts';
@@ -16,7 +15,7 @@ import type { ClientUnderTest } from '../clients/index.ts';
 import { combineForDisplay, runMatrix } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { selectScenarios } from '../core/select.ts';
-import { DEFAULT_OUT, DEFAULT_RECORDED, RESULTS_DIR, displayPath, isCi, paintFor, PROJECT_ROOT, resolveFrom, type CliIo } from './io.ts';
+import { DEFAULT_OUT, DEFAULT_RECORDED, RESULTS_DIR, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
 
 export interface AuditOptions {
   readonly json: boolean;
@@ -34,18 +33,11 @@ export interface AuditOptions {
 }
 
 async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Partial<Record<ClientLine, ClientUnderTest>>> {
-  const requests = (['v1', 'v2'] as const)
-    .filter((line) => options[line] !== undefined)
-    .map((line) => ({ line, flag: `--${line}`, text: options[line]! }));
+  const requests = releaseRequests(options);
   if (requests.length === 0) return {};
   const releases = await resolveReleases(requests, {
-    projectRoot: PROJECT_ROOT,
-    cacheDir: defaultCacheDir(PROJECT_ROOT, io.env),
-    cwd: io.cwd,
-    prerelease: options.prerelease,
+    ...releaseContext(io, options.prerelease, (count) => io.stderr(`installing ${count} client release${count === 1 ? '' : 's'} into the release cache…\n`)),
     onePerLine: true,
-    warn: (message) => io.stderr(`warning: ${message}\n`),
-    onInstall: (count) => io.stderr(`installing ${count} client release${count === 1 ? '' : 's'} into the release cache…\n`),
   });
   const clients: Partial<Record<ClientLine, ClientUnderTest>> = {};
   for (const request of requests) {

@@ -3,6 +3,8 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { styleText } from 'node:util';
 import { PROJECT_ROOT } from '../io/project.ts';
+import { defaultCacheDir } from '../releases/cache.ts';
+import type { ResolveContext } from '../releases/resolve.ts';
 import { NO_COLOUR, type Paint } from '../render/terminal.ts';
 
 export interface CliIo {
@@ -51,4 +53,16 @@ export function displayPath(path: string, cwd: string): string {
 
 export function resolveFrom(io: CliIo, path: string | undefined, fallback: string): string {
   return path ? resolve(io.cwd, path) : fallback;
+}
+
+/** How commands resolve --v1/--v2: the project's pinned install, the release cache, paths from the working folder. */
+export function releaseContext(io: CliIo, prerelease: boolean, onInstall: (count: number) => void): ResolveContext {
+  return {
+    projectRoot: PROJECT_ROOT,
+    cacheDir: defaultCacheDir(PROJECT_ROOT, io.env),
+    cwd: io.cwd,
+    prerelease,
+    warn: (message) => io.stderr(`warning: ${message}\n`),
+    onInstall,
+  };
 }

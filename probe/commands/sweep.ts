@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { auditMatrix } from '../../scenarios/audit.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { InputError } from '../core/errors.ts';
-import { defaultCacheDir, type LoadableRelease } from '../releases/cache.ts';
-import { resolveReleases, type ReleaseRequest } from '../releases/resolve.ts';
+import type { LoadableRelease } from '../releases/cache.ts';
+import { releaseRequests, resolveReleases } from '../releases/resolve.ts';
 import { renderSweepReport } from '../render/sweep.ts';
 import { readJsonFile, readRecordedResult, writeFileAtomic } from '../io/json-files.ts';
 import type { ClientLine } from '../core/domain.ts';
@@ -20,7 +20,8 @@ import {
   sweepExitCode,
   type SweepBaseline,
 } from '../sweep/gates.ts';
-import { changePoints, releaseKey, summarize, SWEEP_SCHEMA_VERSION, SweepResultSchema, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
+import { releaseKey } from '../core/release.ts';
+import { changePoints, summarize, SWEEP_SCHEMA_VERSION, SweepResultSchema, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
 import { runSweep } from '../sweep/run.ts';
 import { mergeShards, parseShard, selectShard } from '../sweep/shard.ts';
 import {
@@ -31,6 +32,7 @@ import {
   isCi,
   paintFor,
   PROJECT_ROOT,
+  releaseContext,
   resolveFrom,
   type CliIo,
 } from './io.ts';
@@ -116,23 +118,17 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
 export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   validateReportOptions(options, io, shard !== undefined);
-  const requests: ReleaseRequest[] = (['v1', 'v2'] as const)
-    .filter((line) => options[line] !== undefined)
-    .map((line) => ({ line, flag: `--${line}`, text: options[line]! }));
+  const requests = releaseRequests(options);
   if (requests.length === 0) throw new InputError('sweep needs --v1 and/or --v2 (for example --v1 1.10.0..latest)');
   const baseline = readBaseline(resolveFrom(io, options.baseline, DEFAULT_SWEEP_BASELINE));
   const recordedPath = resolveFrom(io, options.recorded, DEFAULT_RECORDED);
   readRecordedResult(recordedPath); // validated up front: a bad file must stop the run before it starts
 
   const status = progress(io);
-  const releases: LoadableRelease[] = await resolveReleases(requests, {
-    projectRoot: PROJECT_ROOT,
-    cacheDir: defaultCacheDir(PROJECT_ROOT, io.env),
-    cwd: io.cwd,
-    prerelease: options.prerelease,
-    warn: (message) => io.stderr(`warning: ${message}\n`),
-    onInstall: (count) => status.line(`installing ${count} client release${count === 1 ? '' : 's'} with one npm install…`),
-  });
+  const releases: LoadableRelease[] = await resolveReleases(
+    requests,
+    releaseContext(io, options.prerelease, (count) => status.line(`installing ${count} client release${count === 1 ? '' : 's'} with one npm install…`)),
+  );
   const plan = releases.map(releaseKey);
   const mine = selectShard(releases, shard);
   const environment = captureEnvironment();

@@ -6,6 +6,7 @@ import { adapters, type ClientUnderTest } from '../clients/index.ts';
 import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, Scenario, ToolResult } from '../core/domain.ts';
 import { RESULT_SCHEMA_VERSION } from '../core/domain.ts';
 import { judge } from '../core/judge.ts';
+import { clientPackageOf } from '../core/release.ts';
 import { lintResult } from '../core/lint.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { observe } from './observe.ts';
@@ -31,7 +32,7 @@ export function sentResult(scenario: Scenario): ToolResult | null {
 
 function pinnedClient(line: ClientLine, environment: Environment): ClientUnderTest {
   const adapter = adapters[line];
-  return { adapter, clientPackage: `${adapter.packageName}@${environment.packages[adapter.packageName] ?? 'unknown'}` };
+  return { adapter, clientPackage: clientPackageOf(adapter.packageName, environment.packages[adapter.packageName] ?? 'unknown') };
 }
 
 /** Observes and judges each scenario, in order. */

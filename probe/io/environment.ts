@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Environment } from '../core/domain.ts';
+import { lockedIntegrity } from './lockfile.ts';
 import { HARNESS } from '../core/harness.ts';
 
 export interface InstalledPackage {
@@ -54,19 +55,10 @@ export function installedPackages(): InstalledPackage[] {
  */
 export function installedIntegrity(packages: readonly InstalledPackage[]): Record<string, string> {
   const integrity: Record<string, string> = {};
-  const locks = new Map<string, Record<string, { integrity?: string }>>();
   for (const pkg of packages) {
     const nodeModules = pkg.dir.slice(0, pkg.dir.lastIndexOf(`${sep}node_modules${sep}`) + `${sep}node_modules`.length);
-    if (!locks.has(nodeModules)) {
-      try {
-        const lock = JSON.parse(readFileSync(join(nodeModules, '.package-lock.json'), 'utf8')) as { packages?: Record<string, { integrity?: string }> };
-        locks.set(nodeModules, lock.packages ?? {});
-      } catch {
-        locks.set(nodeModules, {});
-      }
-    }
-    const key = `node_modules/${pkg.dir.slice(nodeModules.length + 1).split(sep).join('/')}`;
-    const hash = locks.get(nodeModules)?.[key]?.integrity;
+    const installPath = `node_modules/${pkg.dir.slice(nodeModules.length + 1).split(sep).join('/')}`;
+    const hash = lockedIntegrity(join(nodeModules, '.package-lock.json'), installPath);
     if (hash) integrity[pkg.name] = hash;
   }
   return integrity;

@@ -7,25 +7,11 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ClientLine } from '../core/domain.ts';
+import type { ReleaseIdentity } from '../core/release.ts';
 import { InputError } from '../core/errors.ts';
 import { writeFileAtomic } from '../io/json-files.ts';
+import { lockedIntegrity } from '../io/lockfile.ts';
 import { CLIENT_ENTRY, CLIENT_PACKAGES } from '../clients/packages.ts';
-
-/** Where a release came from. `pinned` is the project's own install (results/recorded.json). */
-export type ReleaseSource = 'pinned' | 'registry' | 'tarball' | 'folder';
-
-/** A client release as results record it: no absolute paths. */
-export interface ReleaseIdentity {
-  readonly line: ClientLine;
-  readonly packageName: string;
-  /** The version in the release's own package.json. */
-  readonly version: string;
-  /** Stable label: the version for published releases, `<version>+local.<hash>` for local builds. */
-  readonly label: string;
-  readonly source: ReleaseSource;
-  /** npm's SRI hash of the package tarball; null for a folder (it has none). */
-  readonly integrity: string | null;
-}
 
 /** A release with where to load it from (absolute; never written into results). */
 export interface LoadableRelease extends ReleaseIdentity {
@@ -61,15 +47,6 @@ function readManifest(cacheDir: string): CacheManifest {
       description: 'Client releases installed on demand by mcp-sdk-probe; safe to delete.',
       dependencies: {},
     };
-  }
-}
-
-function lockIntegrity(lockPath: string, installPath: string): string | null {
-  try {
-    const lock = JSON.parse(readFileSync(lockPath, 'utf8')) as { packages?: Record<string, { integrity?: string }> };
-    return lock.packages?.[installPath]?.integrity ?? null;
-  } catch {
-    return null;
   }
 }
 
@@ -180,7 +157,7 @@ export class ReleaseCache {
       version: wanted.version,
       label: wanted.version,
       source: 'registry',
-      integrity: lockIntegrity(join(this.dir, 'package-lock.json'), `node_modules/${alias}`),
+      integrity: lockedIntegrity(join(this.dir, 'package-lock.json'), `node_modules/${alias}`),
       loaderUrl: pathToFileURL(join(this.dir, 'load.mjs')).href,
       specifier: [alias, CLIENT_ENTRY[wanted.line]].filter(Boolean).join('/'),
     };

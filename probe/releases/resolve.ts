@@ -1,13 +1,14 @@
 // From what the user typed to loadable client releases: parse, resolve against the registry (or the
 // cached version list), install what is missing in one npm invocation, and identify each release.
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { adapters, clientClassOf, createAdapter } from '../clients/index.ts';
-import type { ClientLine } from '../core/domain.ts';
+import { CLIENT_LINES, type ClientLine } from '../core/domain.ts';
 import { readInstalledPackage } from '../io/environment.ts';
+import { lockedIntegrity } from '../io/lockfile.ts';
 import type { ClientUnderTest } from '../clients/index.ts';
 import { InputError } from '../core/errors.ts';
+import { clientPackageOf } from '../core/release.ts';
 import { ReleaseCache, type LoadableRelease, type Wanted } from './cache.ts';
 import { compareReleases } from './order.ts';
 import { publishedVersions } from './registry.ts';
@@ -19,6 +20,14 @@ export interface ReleaseRequest {
   /** The flag it came from, for messages: `--v1`. */
   readonly flag: string;
   readonly text: string;
+}
+
+/** The release flags a command was given (`--v1 <text>`, `--v2 <text>`), in line order. */
+export function releaseRequests(flags: Readonly<Partial<Record<ClientLine, string>>>): ReleaseRequest[] {
+  return CLIENT_LINES.flatMap((line) => {
+    const text = flags[line];
+    return text === undefined ? [] : [{ line, flag: `--${line}`, text }];
+  });
 }
 
 export interface ResolveContext {
@@ -37,15 +46,8 @@ export interface ResolveContext {
 export function pinnedRelease(line: ClientLine, projectRoot: string): LoadableRelease {
   const packageName = CLIENT_PACKAGES[line];
   const installed = readInstalledPackage(packageName, join(projectRoot, 'package.json'));
-  let integrity: string | null = null;
-  try {
-    const lock = JSON.parse(readFileSync(join(projectRoot, 'package-lock.json'), 'utf8')) as {
-      packages?: Record<string, { integrity?: string }>;
-    };
-    integrity = lock.packages?.[`node_modules/${packageName}`]?.integrity ?? null;
-  } catch {
-    // No lockfile: the integrity is unknown, which the result says.
-  }
+  // No lockfile: the integrity is unknown (null), which the result says.
+  const integrity = lockedIntegrity(join(projectRoot, 'package-lock.json'), `node_modules/${packageName}`);
   return { line, packageName, version: installed.version, label: installed.version, source: 'pinned', integrity, loaderUrl: null, specifier: '' };
 }
 
@@ -90,7 +92,7 @@ export async function resolveReleases(requests: readonly ReleaseRequest[], conte
 
 /** Loads a release's `Client` into this module instance and wraps it in its line's adapter. */
 export async function loadClientUnderTest(release: LoadableRelease): Promise<ClientUnderTest> {
-  const clientPackage = `${release.packageName}@${release.label}`;
+  const clientPackage = clientPackageOf(release.packageName, release.label);
   if (release.loaderUrl === null) return { adapter: adapters[release.line], clientPackage };
   const { load } = (await import(release.loaderUrl)) as { load: (specifier: string) => Promise<unknown> };
   const module = await load(release.specifier);

@@ -4,6 +4,7 @@
 import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, Finding, ResultFile } from '../core/domain.ts';
 import { rejectedBy } from '../core/judge.ts';
+import { splitClientPackage } from '../core/release.ts';
 import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation, REJECTED_BY_WORDING } from './describe.ts';
 
 export interface EvidenceContext {
@@ -167,9 +168,8 @@ function environmentSection(result: ResultFile, context: EvidenceContext): strin
   for (const [name, version] of Object.entries(environment.packages)) {
     lines.push(`| ${code(name)} | ${code(version)} | ${environment.integrity?.[name] ? code(environment.integrity[name]) : 'unknown'} |`);
   }
-  for (const pkg of [...new Set(result.cases.map((c) => c.clientPackage))]) {
-    const name = pkg.slice(0, pkg.lastIndexOf('@'));
-    if (environment.packages[name] !== pkg.slice(pkg.lastIndexOf('@') + 1)) lines.push(`| ${code(name)} (client under test) | ${code(pkg.slice(pkg.lastIndexOf('@') + 1))} | see the release cache |`);
+  for (const { packageName, label } of [...new Set(result.cases.map((c) => c.clientPackage))].map(splitClientPackage)) {
+    if (environment.packages[packageName] !== label) lines.push(`| ${code(packageName)} (client under test) | ${code(label)} | see the release cache |`);
   }
   return [...lines, ''];
 }

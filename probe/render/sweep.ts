@@ -2,7 +2,8 @@
 // then failed releases, change points, the baseline comparison and the newest-vs-pinned gate.
 import { isDeepStrictEqual } from 'node:util';
 import type { BaselineComparison, BehaviourChange, PinnedComparison } from '../sweep/gates.ts';
-import { behaviourOf, describeBehaviour, releaseKey, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
+import { releaseKey } from '../core/release.ts';
+import { behaviourOf, describeBehaviour, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
 import { NO_COLOUR, type Paint } from './terminal.ts';
 
 export interface ReleaseColumn {

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import type { ClientLine, ResultFile } from '../core/domain.ts';
 import { exitCode } from '../core/exit-code.ts';
 import { compareReleases } from '../releases/order.ts';
-import { BehaviourSchema, behaviourOf, releaseKey, type Behaviour, type ReleaseRun, type SweepResult } from './model.ts';
+import { parseReleaseKey, releaseKey } from '../core/release.ts';
+import { BehaviourSchema, behaviourOf, type Behaviour, type ReleaseRun, type SweepResult } from './model.ts';
 
 export const SweepBaselineSchema = z
   .object({
@@ -47,8 +48,8 @@ export function mergeIntoBaseline(previous: SweepBaseline | undefined, result: S
   const entries = new Map((previous?.releases ?? []).map((entry) => [entry.release, entry]));
   for (const run of result.releases) entries.set(releaseKey(run.release), baselineEntry(run));
   const order = (key: string) => {
-    const [line = '', label = '0.0.0'] = key.split('@');
-    return { line, label, version: semver.valid(label) ?? '0.0.0' };
+    const release = parseReleaseKey(key);
+    return { ...release, version: semver.valid(release.version) ?? '0.0.0' };
   };
   const sorted = [...entries.values()].sort((a, b) => compareReleases(order(a.release), order(b.release)));
   return { ...toBaseline(result), releases: sorted };

@@ -4,24 +4,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import {
   CaseRecordSchema,
-  ClientLineSchema,
   EnvironmentSchema,
   ErrorInfoSchema,
   JsonValueSchema,
   type JsonValue,
   type Observation,
 } from '../core/domain.ts';
-
-export const ReleaseIdentitySchema = z
-  .object({
-    line: ClientLineSchema,
-    packageName: z.string(),
-    version: z.string(),
-    label: z.string(),
-    source: z.enum(['pinned', 'registry', 'tarball', 'folder']),
-    integrity: z.string().nullable(),
-  })
-  .strict();
+import { ReleaseIdentitySchema } from '../core/release.ts';
 
 export const ReleaseRunSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('ran'), release: ReleaseIdentitySchema, cases: z.array(CaseRecordSchema) }).strict(),
@@ -110,10 +99,6 @@ export const SweepResultSchema = z
   })
   .strict();
 export type SweepResult = z.infer<typeof SweepResultSchema>;
-
-export function releaseKey(release: { line: string; label: string }): string {
-  return `${release.line}@${release.label}`;
-}
 
 /**
  * For each case, the releases at which its behaviour changed, walking the releases that ran in order.

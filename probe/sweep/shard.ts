@@ -1,7 +1,8 @@
 // Sharding a sweep across CI jobs and merging the shards back, such that the merge is byte-identical to
 // the unsharded run.
 import { InputError } from '../core/errors.ts';
-import { changePoints, releaseKey, summarize, type SweepResult } from './model.ts';
+import { releaseKey } from '../core/release.ts';
+import { changePoints, summarize, type SweepResult } from './model.ts';
 
 export interface Shard {
   readonly index: number;
