@@ -1,6 +1,5 @@
 // A captured tool result replayed through the fixture server to every client line and discovery mode.
-import type { Capture } from '../probe/io/capture.ts';
-import { CLIENT_LINES, type Matrix } from '../probe/core/domain.ts';
+import { CLIENT_LINES, type Capture, type Matrix } from '../probe/core/domain.ts';
 import { defineCase, defineMatrix } from '../probe/core/define.ts';
 import { parseExpectation, type ExpectRule } from '../probe/core/expect-spec.ts';
 import { caseMatcher } from '../probe/core/select.ts';

@@ -158,7 +158,6 @@ export const ObservationSchema = z.discriminatedUnion('outcome', [
     .strict(),
 ]);
 export type Observation = z.infer<typeof ObservationSchema>;
-export type Outcome = Observation['outcome'];
 
 export const MismatchSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('sent'), expected: z.enum(SENT_KINDS), observed: z.enum(SENT_KINDS) }).strict(),
@@ -189,6 +188,14 @@ export type MismatchKind = Mismatch['kind'];
 /** `unjudged`: the case states no expectation (a replay without --expect); it only reports. */
 export const VerdictSchema = z.enum(['pass', 'fail', 'unjudged']);
 export type Verdict = z.infer<typeof VerdictSchema>;
+
+/** A captured tool definition and the CallToolResult a real server sent for it (`replay`). */
+export interface Capture {
+  /** A kebab-case slug naming the captured result, used as the shape in case ids. */
+  readonly shape: string;
+  readonly tool: ToolDefinition;
+  readonly result: ToolResult;
+}
 
 /** One cell of a matrix: a client line, a discovery mode, and the result the server sends. */
 export interface Scenario {

@@ -6,8 +6,6 @@ import { InputError } from './errors.ts';
 import { ExpectedSchema, type Expected, type ToolResult } from './domain.ts';
 import { returnsAsSent } from './define.ts';
 
-export type ExpectationWord = 'returned' | 'rejected' | `rejected:${string}`;
-
 export function parseExpectation(text: string, result: ToolResult, where: string): Expected {
   const value = text.trim();
   if (value === 'returned') return returnsAsSent(result);

@@ -5,7 +5,6 @@ import { ClientLineSchema } from './domain.ts';
 
 /** Where a release came from. `pinned` is the project's own install (results/recorded.json). */
 export const ReleaseSourceSchema = z.enum(['pinned', 'registry', 'tarball', 'folder']);
-export type ReleaseSource = z.infer<typeof ReleaseSourceSchema>;
 
 export const ReleaseIdentitySchema = z
   .object({

@@ -4,7 +4,7 @@
 // InputError naming the file and the field.
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
-import { JsonValueSchema, ToolDefinitionSchema, ToolResultSchema, type ToolDefinition, type ToolResult } from '../core/domain.ts';
+import { JsonValueSchema, ToolDefinitionSchema, ToolResultSchema, type Capture, type ToolDefinition, type ToolResult } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { readJsonFile, validateJson } from './json-files.ts';
 
@@ -41,13 +41,6 @@ const MessagesSchema = z
   .strict();
 
 const MessageListSchema = z.array(MessageSchema).min(1);
-
-export interface Capture {
-  /** A kebab-case slug naming the captured result, used as the shape in case ids. */
-  readonly shape: string;
-  readonly tool: ToolDefinition;
-  readonly result: ToolResult;
-}
 
 export function slug(text: string): string {
   return (
