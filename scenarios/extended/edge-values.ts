@@ -9,11 +9,12 @@ const UNAVAILABLE = 'The value service is unavailable.';
 const successWith = (value: JsonValue): ToolResult => ({ content: text(JSON.stringify(value)), structuredContent: value });
 const errorWith = (value: JsonValue): ToolResult => ({ content: text(UNAVAILABLE), structuredContent: value, isError: true });
 
-type Sent = 'success' | 'error';
+/** Whether the value is sent in a success result or in an isError result. */
+type ResultKind = 'success' | 'error';
 
-function shape(slug: string, value: JsonValue, sent: Sent) {
-  const result = sent === 'error' ? errorWith(value) : successWith(value);
-  return { id: `${sent}-structured-${slug}`, title: `${sent === 'error' ? 'Error' : 'Success'} with structuredContent ${JSON.stringify(value)}`, result };
+function shape(slug: string, value: JsonValue, kind: ResultKind) {
+  const result = kind === 'error' ? errorWith(value) : successWith(value);
+  return { id: `${kind}-structured-${slug}`, title: `${kind === 'error' ? 'Error' : 'Success'} with structuredContent ${JSON.stringify(value)}`, result };
 }
 
 // Observed: a non-object never reaches the outputSchema check, falsy or not: both clients' result parse
@@ -110,9 +111,9 @@ export const edgeValueCases: Scenario[] = [
   // Sent through the unwrapped handler, so the value reaches the client whatever the server-side check
   // thinks of it: the case is about the client's result parse and its outputSchema check.
   ...EDGE_VALUES.flatMap((row) =>
-    (['success', 'error'] as const satisfies readonly Sent[]).flatMap((sent) =>
+    (['success', 'error'] as const satisfies readonly ResultKind[]).flatMap((kind) =>
       BOTH.map((client) => {
-        const s = shape(row.slug, row.value, sent);
+        const s = shape(row.slug, row.value, kind);
         return edge({
           client,
           discovery: 'warm',
@@ -121,7 +122,7 @@ export const edgeValueCases: Scenario[] = [
           tool: auditTool,
           question: `${s.title}: does the ${client} client's result parse or its outputSchema check reject it, or is it returned?`,
           reference: 'MCP specification 2025-11-25, Tools › Structured Content (an object) vs 2026-07-28 (any JSON value); source audit: v1 guards with `if (result.structuredContent)`',
-          expected: row[sent][client],
+          expected: row[kind][client],
         });
       }),
     ),
