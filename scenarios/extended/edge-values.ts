@@ -11,10 +11,14 @@ const errorWith = (value: JsonValue): ToolResult => ({ content: text(UNAVAILABLE
 
 /** Whether the value is sent in a success result or in an isError result. */
 type ResultKind = 'success' | 'error';
+const RESULT_KINDS: Record<ResultKind, { label: string; resultWith: (value: JsonValue) => ToolResult }> = {
+  success: { label: 'Success', resultWith: successWith },
+  error: { label: 'Error', resultWith: errorWith },
+};
 
 function shape(slug: string, value: JsonValue, kind: ResultKind) {
-  const result = kind === 'error' ? errorWith(value) : successWith(value);
-  return { id: `${kind}-structured-${slug}`, title: `${kind === 'error' ? 'Error' : 'Success'} with structuredContent ${JSON.stringify(value)}`, result };
+  const { label, resultWith } = RESULT_KINDS[kind];
+  return { id: `${kind}-structured-${slug}`, title: `${label} with structuredContent ${JSON.stringify(value)}`, result: resultWith(value) };
 }
 
 // Observed: a non-object never reaches the outputSchema check, falsy or not: both clients' result parse
