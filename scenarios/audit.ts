@@ -1,8 +1,8 @@
 // The 13-case fixture of the source audit "MCP isError Results Meet Different Client Checks"
 // (shared/seeds/000_176f0236f7e285a5.txt). Every expectation below is a cell of the audit's table;
 // none is copied from what the probe observed.
-import { defineCase, defineMatrix, rejectsWith, returnsAsSent, type ShapeDefinition } from '../probe/core/define.ts';
-import type { ToolDefinition } from '../probe/core/domain.ts';
+import { defineCase, defineMatrix, returnsAsSent, type ShapeDefinition } from '../probe/core/define.ts';
+import type { ClientLine, Expected, ToolDefinition } from '../probe/core/domain.ts';
 
 // JSON-RPC codes named by the audit's table.
 const INVALID_REQUEST = -32600;
@@ -63,29 +63,40 @@ export const auditShapes = {
 const s = auditShapes;
 const returned = (shape: ShapeDefinition) => returnsAsSent(shape.result);
 
-// [shape, v1.32.2 after listTools, v2.4.0 after listTools], in the order of the audit's table.
-const auditTable = [
-  [s.conformingSuccess, returned(s.conformingSuccess), returned(s.conformingSuccess)],
-  [s.offSchemaSuccess, rejectsWith(INVALID_PARAMS), rejectsWith(INVALID_PARAMS)],
-  [s.successWithoutStructured, rejectsWith(INVALID_REQUEST), rejectsWith(INVALID_REQUEST)],
-  [s.errorTextOnly, returned(s.errorTextOnly), returned(s.errorTextOnly)],
+export type AuditShapeId = (typeof auditShapes)[keyof typeof auditShapes]['id'];
+
+// The audit names only the JSON-RPC code a rejection carries. Written as literals (not rejectsWith) so
+// a family that adds what it observed (who rejected, what was sent) can spread a cell and stay typed.
+const REJECTED_INVALID_PARAMS = { outcome: 'rejected', code: INVALID_PARAMS } as const satisfies Expected;
+const REJECTED_INVALID_REQUEST = { outcome: 'rejected', code: INVALID_REQUEST } as const satisfies Expected;
+
+/** The audit's table, v1.32.2 and v2.4.0 after listTools, keyed by shape id, in the audit's order. */
+export const AUDIT_CELLS = {
+  'conforming-success': { v1: returned(s.conformingSuccess), v2: returned(s.conformingSuccess) },
+  'off-schema-success': { v1: REJECTED_INVALID_PARAMS, v2: REJECTED_INVALID_PARAMS },
+  'success-without-structured': { v1: REJECTED_INVALID_REQUEST, v2: REJECTED_INVALID_REQUEST },
+  'error-text-only': { v1: returned(s.errorTextOnly), v2: returned(s.errorTextOnly) },
   // The audit's one version difference: discovered v1 validates structuredContent even when isError is
   // set (its guard is `if (result.structuredContent)`), v2 skips validation for isError results.
-  [s.errorOffSchema, rejectsWith(INVALID_PARAMS), returned(s.errorOffSchema)],
-  [s.errorConforming, returned(s.errorConforming), returned(s.errorConforming)],
-] as const;
+  'error-off-schema': { v1: REJECTED_INVALID_PARAMS, v2: returned(s.errorOffSchema) },
+  'error-conforming': { v1: returned(s.errorConforming), v2: returned(s.errorConforming) },
+} as const satisfies Record<AuditShapeId, Record<ClientLine, Expected>>;
+
+/**
+ * "A separate v1 client called the same tool without first discovering it. That call returned the
+ * off-schema structured error." (Discovery changes the v1 control)
+ */
+export const AUDIT_COLD_V1_ERROR_OFF_SCHEMA: Expected = returned(s.errorOffSchema);
 
 export const auditMatrix = defineMatrix({
   name: 'audit',
   title: 'MCP isError Results Meet Different Client Checks',
   source: 'shared/seeds/000_176f0236f7e285a5.txt (source audit, 13-case fixture)',
   scenarios: [
-    ...auditTable.flatMap(([shape, v1, v2]) => [
-      defineCase({ client: 'v1', discovery: 'warm', shape, tool: auditTool, expected: v1 }),
-      defineCase({ client: 'v2', discovery: 'warm', shape, tool: auditTool, expected: v2 }),
+    ...Object.values(auditShapes).flatMap((shape) => [
+      defineCase({ client: 'v1', discovery: 'warm', shape, tool: auditTool, expected: AUDIT_CELLS[shape.id].v1 }),
+      defineCase({ client: 'v2', discovery: 'warm', shape, tool: auditTool, expected: AUDIT_CELLS[shape.id].v2 }),
     ]),
-    // "A separate v1 client called the same tool without first discovering it. That call returned the
-    // off-schema structured error." (Discovery changes the v1 control)
-    defineCase({ client: 'v1', discovery: 'cold', shape: s.errorOffSchema, tool: auditTool, expected: returned(s.errorOffSchema) }),
+    defineCase({ client: 'v1', discovery: 'cold', shape: s.errorOffSchema, tool: auditTool, expected: AUDIT_COLD_V1_ERROR_OFF_SCHEMA }),
   ],
 });

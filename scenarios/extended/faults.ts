@@ -1,7 +1,7 @@
 // Family "faults": the server misbehaves at the call. What does each client do: throw which error, hang
 // until someone gives up, or take the process down?
-import type { ClientLine, Expected, Scenario, ServerBehaviour } from '../../probe/core/domain.ts';
-import { auditShapes, auditTool, BOTH, family, rejected } from './shared.ts';
+import type { Expected, Scenario, ServerBehaviour } from '../../probe/core/domain.ts';
+import { auditShapes, auditTool, BOTH, family, rejected, type ClientCells } from './shared.ts';
 
 const faults = family('faults');
 /** Short limits: these cases wait on purpose; the recorded outcome must not depend on machine speed. */
@@ -21,7 +21,7 @@ const FAULTS: readonly {
   clientTimeout?: boolean;
   question: string;
   reference: string;
-  expected: Record<ClientLine, Expected>;
+  expected: ClientCells;
 }[] = [
   {
     id: 'fault-close-mid-call',

@@ -1,11 +1,12 @@
 // Family "server-side": the same results returned from the high-level server helpers, and the failures
 // that only a server produces (bad arguments, an unknown tool, a handler that throws).
-import { returnsAsSent } from '../../probe/core/define.ts';
-import type { Expected, Scenario, ServerHelper, ToolDefinition } from '../../probe/core/domain.ts';
-import { auditShapes, auditTool, BOTH, family, rejected, text } from './shared.ts';
+import type { Expected, Scenario, ServerBehaviour, ServerHelper, ToolDefinition } from '../../probe/core/domain.ts';
+import { AUDIT_CELLS, auditShapes, auditTool, BOTH, family, rejected, text, type AuditShapeId, type ClientCells } from './shared.ts';
 
 /** The helper replaced the handler's result with an isError result of its own (its text says why). */
 const rewrittenToError: Expected = { outcome: 'returned', isError: true, sent: 'altered' };
+/** The server answered the call with a JSON-RPC error instead of a result. */
+const REFUSED_BY_SERVER = rejected(-32602, 'server', { sent: 'error' });
 
 const serverSide = family('server-side');
 const HELPERS: readonly ServerHelper[] = ['v1-mcp-server', 'v2-mcp-server'];
@@ -20,8 +21,57 @@ const cityTool: ToolDefinition = {
   inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
 
+// The audit's six shapes through each helper, one row per shape, one cell per client; the same table
+// holds for both helpers. Observed, the same for both helpers: a success result that breaks the
+// outputSchema (off-schema or missing structuredContent) is replaced by an isError result whose text is
+// the validation error; isError results are sent unvalidated, so the client's own check decides, as in
+// the audit.
+const HELPER_SENDS: Record<AuditShapeId, ClientCells> = {
+  'conforming-success': { v1: AUDIT_CELLS['conforming-success'].v1, v2: AUDIT_CELLS['conforming-success'].v2 },
+  'off-schema-success': { v1: rewrittenToError, v2: rewrittenToError },
+  'success-without-structured': { v1: rewrittenToError, v2: rewrittenToError },
+  'error-text-only': { v1: AUDIT_CELLS['error-text-only'].v1, v2: AUDIT_CELLS['error-text-only'].v2 },
+  'error-off-schema': { v1: { ...AUDIT_CELLS['error-off-schema'].v1, by: 'client-output-schema' }, v2: AUDIT_CELLS['error-off-schema'].v2 },
+  'error-conforming': { v1: AUDIT_CELLS['error-conforming'].v1, v2: AUDIT_CELLS['error-conforming'].v2 },
+};
+
+// SEP-1303: arguments that fail the tool's inputSchema, one row per helper.
+// Observed: both helpers follow SEP-1303 and answer with an isError result naming the bad argument.
+const INVALID_ARGUMENTS: Record<ServerHelper, ClientCells> = {
+  'v1-mcp-server': { v1: rewrittenToError, v2: rewrittenToError },
+  'v2-mcp-server': { v1: rewrittenToError, v2: rewrittenToError },
+};
+
+// A call to a tool the server does not have, one row per helper.
+// Observed: the two lines disagree. v1 McpServer sends an isError result ("Tool no_such_tool not found");
+// the v2 server sends JSON-RPC -32602.
+const UNKNOWN_TOOL: Record<ServerHelper, ClientCells> = {
+  'v1-mcp-server': { v1: rewrittenToError, v2: rewrittenToError },
+  'v2-mcp-server': { v1: REFUSED_BY_SERVER, v2: REFUSED_BY_SERVER },
+};
+
+// A handler that throws: each helper, and the low-level Server.
+// Observed: the helpers turn the exception into an isError result carrying its message; the low-level
+// Server turns it into JSON-RPC -32603 (internal error).
+const HANDLER_THROWS: Record<ServerHelper | 'low-level', { server: ServerBehaviour; name: string; expected: ClientCells }> = {
+  'v1-mcp-server': {
+    server: { kind: 'helper', helper: 'v1-mcp-server', result: 'throw' },
+    name: HELPER_NAME['v1-mcp-server'],
+    expected: { v1: rewrittenToError, v2: rewrittenToError },
+  },
+  'v2-mcp-server': {
+    server: { kind: 'helper', helper: 'v2-mcp-server', result: 'throw' },
+    name: HELPER_NAME['v2-mcp-server'],
+    expected: { v1: rewrittenToError, v2: rewrittenToError },
+  },
+  'low-level': {
+    server: { kind: 'throw', message: 'The value service is unavailable.' },
+    name: 'the v1 low-level Server',
+    expected: { v1: rejected(-32603, 'server', { sent: 'error' }), v2: rejected(-32603, 'server', { sent: 'error' }) },
+  },
+};
+
 export const serverSideCases: Scenario[] = [
-  // The audit's six shapes through each helper, to both clients.
   ...HELPERS.flatMap((helper) =>
     Object.values(auditShapes).flatMap((shape) =>
       BOTH.map((client) =>
@@ -33,20 +83,11 @@ export const serverSideCases: Scenario[] = [
           tool: auditTool,
           question: `What does ${HELPER_NAME[helper]} do with a handler returning "${shape.title}" (send it, reject it, rewrite it), and what does the ${client} client then do?`,
           reference: HELPER_REF[helper],
-          // Observed, the same for both helpers: a success result that breaks the outputSchema (off-schema
-          // or missing structuredContent) is replaced by an isError result whose text is the validation
-          // error; isError results are sent unvalidated, so the client's own check decides, as in the audit.
-          expected:
-            shape.id === 'off-schema-success' || shape.id === 'success-without-structured'
-              ? rewrittenToError
-              : shape.id === 'error-off-schema' && client === 'v1'
-                ? rejected(-32602, 'client-output-schema')
-                : returnsAsSent(shape.result),
+          expected: HELPER_SENDS[shape.id][client],
         }),
       ),
     ),
   ),
-  // SEP-1303: arguments that fail the tool's inputSchema.
   ...HELPERS.flatMap((helper) =>
     BOTH.map((client) =>
       serverSide({
@@ -58,12 +99,10 @@ export const serverSideCases: Scenario[] = [
         arguments: { city: 7 },
         question: `Does ${HELPER_NAME[helper]} answer arguments that fail the inputSchema with an isError result (SEP-1303) or a JSON-RPC -32602?`,
         reference: 'MCP specification 2025-11-25, Tools › Error Handling; SEP-1303 (input validation errors are tool execution errors)',
-        // Observed: both helpers follow SEP-1303 and answer with an isError result naming the bad argument.
-        expected: rewrittenToError,
+        expected: INVALID_ARGUMENTS[helper][client],
       }),
     ),
   ),
-  // A call to a tool the server does not have.
   ...HELPERS.flatMap((helper) =>
     BOTH.map((client) =>
       serverSide({
@@ -75,26 +114,21 @@ export const serverSideCases: Scenario[] = [
         calledName: 'no_such_tool',
         question: `Does ${HELPER_NAME[helper]} answer an unknown tool with a JSON-RPC error or an isError result?`,
         reference: 'MCP specification 2025-11-25, Tools › Error Handling (unknown tools are protocol errors)',
-        // Observed: the two lines disagree. v1 McpServer sends an isError result ("Tool no_such_tool not
-        // found"); the v2 server sends JSON-RPC -32602.
-        expected: helper === 'v1-mcp-server' ? rewrittenToError : rejected(-32602, 'server', { sent: 'error' }),
+        expected: UNKNOWN_TOOL[helper][client],
       }),
     ),
   ),
-  // A handler that throws: each helper, and the low-level Server.
-  ...[...HELPERS, 'low-level' as const].flatMap((server) =>
+  ...([...HELPERS, 'low-level'] as const).flatMap((server) =>
     BOTH.map((client) =>
       serverSide({
         client,
         discovery: 'warm',
         shape: { id: `${server}-handler-throws`, title: 'The tool handler throws an Error', result: { content: [] } },
-        server: server === 'low-level' ? { kind: 'throw', message: 'The value service is unavailable.' } : { kind: 'helper', helper: server, result: 'throw' },
+        server: HANDLER_THROWS[server].server,
         tool: auditTool,
-        question: `When the tool handler throws, does ${server === 'low-level' ? 'the v1 low-level Server' : HELPER_NAME[server]} send an isError result or a JSON-RPC error?`,
+        question: `When the tool handler throws, does ${HANDLER_THROWS[server].name} send an isError result or a JSON-RPC error?`,
         reference: 'MCP specification 2025-11-25, Tools › Error Handling (execution errors are isError results)',
-        // Observed: the helpers turn the exception into an isError result carrying its message; the
-        // low-level Server turns it into JSON-RPC -32603 (internal error).
-        expected: server === 'low-level' ? rejected(-32603, 'server', { sent: 'error' }) : rewrittenToError,
+        expected: HANDLER_THROWS[server].expected[client],
       }),
     ),
   ),

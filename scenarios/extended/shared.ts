@@ -1,8 +1,8 @@
 // Building blocks shared by the extended matrix's families.
 import { defineCase, type CaseDefinition } from '../../probe/core/define.ts';
-import type { ClientLine, Discovery, Expected, RejectedBy, Scenario } from '../../probe/core/domain.ts';
+import { ClientLineSchema, DiscoverySchema, type ClientLine, type Discovery, type Expected, type RejectedBy, type Scenario } from '../../probe/core/domain.ts';
 
-export { auditShapes, auditTool } from '../audit.ts';
+export { AUDIT_CELLS, auditShapes, auditTool, type AuditShapeId } from '../audit.ts';
 
 export const text = (value: string) => [{ type: 'text', text: value }];
 
@@ -18,11 +18,10 @@ export function family(name: string) {
 
 export const BOTH: readonly ClientLine[] = ['v1', 'v2'];
 
+/** One expectation per client line: a table row that leaves a client out does not compile. */
+export type ClientCells = Record<ClientLine, Expected>;
+
 /** Expectations, as the pinned SDKs were observed to behave (each verified by running the case). */
-export const returned = (isError: boolean, structuredContent?: unknown): Expected =>
-  structuredContent === undefined
-    ? { outcome: 'returned', isError }
-    : ({ outcome: 'returned', isError, structuredContent } as Expected);
 export const rejected = (code: number | string | null, by?: RejectedBy, extra: { name?: string; sent?: Expected['sent'] } = {}): Expected => ({
   outcome: 'rejected',
   ...(code !== null && { code }),
@@ -31,3 +30,10 @@ export const rejected = (code: number | string | null, by?: RejectedBy, extra: {
 });
 
 export type Cell = `${ClientLine}/${Discovery}`;
+
+/** The client and discovery mode a cell name such as `v1/all-pages` stands for (checked, not cast). */
+export function cellParts(cell: string): { client: ClientLine; discovery: Discovery } {
+  const [client, discovery, ...rest] = cell.split('/');
+  if (rest.length > 0) throw new Error(`${cell} is not a client/discovery cell`);
+  return { client: ClientLineSchema.parse(client), discovery: DiscoverySchema.parse(discovery) };
+}

@@ -1,23 +1,51 @@
 // Family "transports": the audit's six shapes over stdio (the fixture in a child process) and Streamable
 // HTTP (loopback, a port the OS picks), to see whether the transport changes any outcome.
-import { returnsAsSent } from '../../probe/core/define.ts';
-import type { Expected, Scenario, TransportKind } from '../../probe/core/domain.ts';
-import { auditShapes, auditTool, BOTH, family, rejected } from './shared.ts';
+import type { Scenario, TransportKind } from '../../probe/core/domain.ts';
+import { AUDIT_CELLS, auditShapes, auditTool, BOTH, family, type AuditShapeId, type ClientCells } from './shared.ts';
 
 const transports = family('transports');
 
-/**
- * The audit's table, which both transports were observed to reproduce cell for cell; and the result
- * must be seen leaving the server unchanged (sent), stdio's child process included.
- */
-function auditCell(client: 'v1' | 'v2', shapeId: string, result: Parameters<typeof returnsAsSent>[0]): Expected {
-  if (shapeId === 'off-schema-success') return rejected(-32602, 'client-output-schema', { sent: 'as-scenario' });
-  if (shapeId === 'success-without-structured') return rejected(-32600, 'client-output-schema', { sent: 'as-scenario' });
-  if (shapeId === 'error-off-schema' && client === 'v1') return rejected(-32602, 'client-output-schema', { sent: 'as-scenario' });
-  return { ...returnsAsSent(result), sent: 'as-scenario' } as Expected;
-}
+type RemoteTransport = Extract<TransportKind, 'stdio' | 'http'>;
 
-export const transportCases: Scenario[] = (['stdio', 'http'] as const satisfies readonly TransportKind[]).flatMap((transport) =>
+/** How each transport is named in a case's question, and the clause of the specification it follows. */
+const TRANSPORTS: Record<RemoteTransport, { name: string; reference: string }> = {
+  stdio: { name: 'stdio', reference: 'MCP specification, Transports › stdio' },
+  http: { name: 'Streamable HTTP', reference: 'MCP specification, Transports › Streamable HTTP' },
+};
+
+/**
+ * One row per audit shape, one cell per client; the same table holds for both transports. Each cell is
+ * the audit's, which both transports were observed to reproduce cell for cell; and the result must be
+ * seen leaving the server unchanged (sent), stdio's child process included.
+ */
+const OVER_A_TRANSPORT: Record<AuditShapeId, ClientCells> = {
+  'conforming-success': {
+    v1: { ...AUDIT_CELLS['conforming-success'].v1, sent: 'as-scenario' },
+    v2: { ...AUDIT_CELLS['conforming-success'].v2, sent: 'as-scenario' },
+  },
+  'off-schema-success': {
+    v1: { ...AUDIT_CELLS['off-schema-success'].v1, by: 'client-output-schema', sent: 'as-scenario' },
+    v2: { ...AUDIT_CELLS['off-schema-success'].v2, by: 'client-output-schema', sent: 'as-scenario' },
+  },
+  'success-without-structured': {
+    v1: { ...AUDIT_CELLS['success-without-structured'].v1, by: 'client-output-schema', sent: 'as-scenario' },
+    v2: { ...AUDIT_CELLS['success-without-structured'].v2, by: 'client-output-schema', sent: 'as-scenario' },
+  },
+  'error-text-only': {
+    v1: { ...AUDIT_CELLS['error-text-only'].v1, sent: 'as-scenario' },
+    v2: { ...AUDIT_CELLS['error-text-only'].v2, sent: 'as-scenario' },
+  },
+  'error-off-schema': {
+    v1: { ...AUDIT_CELLS['error-off-schema'].v1, by: 'client-output-schema', sent: 'as-scenario' },
+    v2: { ...AUDIT_CELLS['error-off-schema'].v2, sent: 'as-scenario' },
+  },
+  'error-conforming': {
+    v1: { ...AUDIT_CELLS['error-conforming'].v1, sent: 'as-scenario' },
+    v2: { ...AUDIT_CELLS['error-conforming'].v2, sent: 'as-scenario' },
+  },
+};
+
+export const transportCases: Scenario[] = (['stdio', 'http'] as const satisfies readonly RemoteTransport[]).flatMap((transport) =>
   Object.values(auditShapes).flatMap((shape) =>
     BOTH.map((client) =>
       transports({
@@ -26,9 +54,9 @@ export const transportCases: Scenario[] = (['stdio', 'http'] as const satisfies 
         transport,
         shape: { ...shape, id: `${transport}-${shape.id}` },
         tool: auditTool,
-        question: `Over ${transport === 'stdio' ? 'stdio' : 'Streamable HTTP'}, does the ${client} client treat "${shape.title}" as it does in memory?`,
-        reference: transport === 'stdio' ? 'MCP specification, Transports › stdio' : 'MCP specification, Transports › Streamable HTTP',
-        expected: auditCell(client, shape.id, shape.result),
+        question: `Over ${TRANSPORTS[transport].name}, does the ${client} client treat "${shape.title}" as it does in memory?`,
+        reference: TRANSPORTS[transport].reference,
+        expected: OVER_A_TRANSPORT[shape.id][client],
       }),
     ),
   ),
