@@ -22,7 +22,7 @@ import {
 } from '../sweep/gates.ts';
 import { releaseKey } from '../core/release.ts';
 import { changePoints, summarize, SWEEP_SCHEMA_VERSION, SweepResultSchema, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
-import { runSweep } from '../sweep/run.ts';
+import { runSweep } from '../sweep/pool.ts';
 import { mergeShards, parseShard, selectShard } from '../sweep/shard.ts';
 import {
   DEFAULT_RECORDED,
