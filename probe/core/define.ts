@@ -33,11 +33,6 @@ export function returnsAsSent(result: ToolResult): Expected {
   return expected;
 }
 
-/** The client's `callTool` throws an error carrying this code. */
-export function rejectsWith(code: number | string): Expected {
-  return { outcome: 'rejected', code };
-}
-
 export interface CaseDefinition {
   readonly client: ClientLine;
   readonly discovery: Discovery;
