@@ -1,6 +1,12 @@
-// The 13-case fixture of the source audit "MCP isError Results Meet Different Client Checks"
-// (shared/seeds/000_176f0236f7e285a5.txt). Every expectation below is a cell of the audit's table;
-// none is copied from what the probe observed.
+// The 13-case fixture of the published source audit "MCP isError Results Meet Different Client Checks".
+// In our words: a low-level in-memory server answers tools/call for one tool (outputSchema: an object with
+// one required number `value`, no other properties) with six synthetic results; each goes to the v1
+// client (@modelcontextprotocol/sdk 1.32.2) and the v2 client (@modelcontextprotocol/client 2.4.0) after
+// tools/list, and the off-schema error once more to a v1 client that never listed the tools. Both clients
+// reject the off-schema success (-32602) and the success without structuredContent (-32600) and return
+// the rest; the one difference is the off-schema error, which listed v1 rejects (-32602) and v2 returns,
+// and cold v1 returns too. Every expectation below is a cell of that table; none is copied from what the
+// probe observed.
 import { defineCase, defineMatrix, returnsAsSent, type ShapeDefinition } from '../probe/core/define.ts';
 import type { ClientLine, Expected, ToolDefinition } from '../probe/core/domain.ts';
 
@@ -91,7 +97,7 @@ export const AUDIT_COLD_V1_ERROR_OFF_SCHEMA: Expected = returned(s.errorOffSchem
 export const auditMatrix = defineMatrix({
   name: 'audit',
   title: 'MCP isError Results Meet Different Client Checks',
-  source: 'shared/seeds/000_176f0236f7e285a5.txt (source audit, 13-case fixture)',
+  source: 'the source audit "MCP isError Results Meet Different Client Checks" (its 13-case table, as summarised in scenarios/audit.ts)',
   scenarios: [
     ...Object.values(auditShapes).flatMap((shape) => [
       defineCase({ client: 'v1', discovery: 'warm', shape, tool: auditTool, expected: AUDIT_CELLS[shape.id].v1 }),

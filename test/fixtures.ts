@@ -7,6 +7,8 @@ export function caseRecord(id: string, observed: Partial<Observation> = {}, fiel
     client: 'v1',
     clientPackage: '@modelcontextprotocol/sdk@1.32.2',
     discovery: 'warm',
+    transport: 'in-memory',
+    fixture: { server: 'v1-low-level', answer: 'result', registration: 'wrapped' },
     shape: id.split('/').at(-1) ?? id,
     tool: { name: 't', inputSchema: { type: 'object' } },
     result: { content: [] },
@@ -21,7 +23,7 @@ export function caseRecord(id: string, observed: Partial<Observation> = {}, fiel
 export function resultFile(cases: CaseRecord[]): ResultFile {
   const passed = cases.filter((c) => c.verdict === 'pass').length;
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     matrix: { name: 'audit', title: 't', source: 's' },
     environment: { node: 'v20', platform: 'linux', arch: 'x64', harness: 'mcp-sdk-probe@0.0.0', packages: {} },
     cases,

@@ -12,6 +12,7 @@ const returned = (fields: Partial<Extract<Observation, { outcome: 'returned' }>>
 const rejected = (code: number | string | null, name = 'McpError'): Observation => ({
   outcome: 'rejected',
   error: { name, code, message: 'm' },
+  by: 'client-output-schema',
   serverSent: 'as-scenario',
 });
 const expectReturned = (fields: Partial<Extract<Expected, { outcome: 'returned' }>> = {}): Expected => ({
@@ -58,9 +59,10 @@ const table: [string, Expected, Observation, MismatchKind[]][] = [
   ['sent as expected', { outcome: 'rejected', code: -32602, sent: 'error' }, { ...rejected(-32602), serverSent: { error: { code: -32602, message: 'm' } } } as Observation, []],
   ['sent otherwise than expected', { outcome: 'rejected', code: -32602, sent: 'error' }, rejected(-32602), ['sent']],
   ['a server error without a sent expectation', { outcome: 'rejected', code: -32602 }, { ...rejected(-32602), serverSent: { error: { code: -32602, message: 'm' } } } as Observation, ['fixture-altered']],
-  ['rejected by the expected side', { outcome: 'rejected', code: -32602, by: 'client-output-schema' }, { ...rejected(-32602), error: { name: 'McpError', code: -32602, message: "Structured content does not match the tool's output schema" } } as Observation, []],
+  ['rejected by the expected side', { outcome: 'rejected', code: -32602, by: 'client-output-schema' }, rejected(-32602), []],
   ['rejected by another side', { outcome: 'rejected', code: -32602, by: 'server' }, rejected(-32602), ['by']],
-  ['a result parse error', { outcome: 'rejected', by: 'client-result-parse', name: '$ZodError' }, rejected(null, '$ZodError'), []],
+  ['a result parse error', { outcome: 'rejected', by: 'client-result-parse', name: '$ZodError' }, { ...rejected(null, '$ZodError'), by: 'client-result-parse' } as Observation, []],
+  ['the transport where the client was expected', { outcome: 'rejected', by: 'client' }, { ...rejected(-32000), by: 'transport' } as Observation, ['by']],
   ['another error class', { outcome: 'rejected', name: 'SdkError' }, rejected(null, 'TypeError'), ['name']],
   ['timeout as expected', { outcome: 'timeout' }, { outcome: 'timeout', stage: 'call', afterMs: 10, serverSent: 'nothing' }, []],
   ['timeout expected, returned', { outcome: 'timeout' }, returned(), ['outcome']],

@@ -36,7 +36,7 @@ const CELLS: [id: string, expected: Expected][] = [
   ['v1/warm/v1-mcp-server-off-schema-success', { outcome: 'returned', isError: true, sent: 'altered' }],
   ['v1/warm/low-level-handler-throws', { outcome: 'rejected', code: -32603, by: 'server', sent: 'error' }],
   // faults
-  ['v2/warm/fault-close-mid-call', { outcome: 'rejected', code: 'CONNECTION_CLOSED', by: 'client', name: 'SdkError' }],
+  ['v2/warm/fault-close-mid-call', { outcome: 'rejected', code: 'CONNECTION_CLOSED', by: 'transport', name: 'SdkError' }],
   // protocol-era
   ['v2/warm/modern-era-string-off-schema', { outcome: 'rejected', code: -32602, by: 'client-output-schema', sent: 'altered' }],
   [

@@ -37,7 +37,7 @@ const history = [
 
 function sweep(releases: ReleaseRun[], fields: Partial<SweepResult> = {}): SweepResult {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     kind: 'sweep',
     matrix: { name: 'audit', title: 't', source: 's' },
     environment: resultFile([]).environment,

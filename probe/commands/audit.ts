@@ -105,7 +105,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     throw new InputError(`--case ${options.case.join(', ')} matches no case of matrix ${names.length === 1 ? names[0] : 'all'}; ids look like ${allIds[0]?.id}`);
   }
   // Read (and validate) the recorded results before running anything, so bad input changes nothing.
-  const recorded = recordedPaths.map((path) => readRecordedResult(path));
+  const recorded = recordedPaths.map((path) => readRecordedResult(path, { replacing: options.update }));
   const clients = await clientsUnderTest(options, io);
   const environment = captureEnvironment();
 

@@ -29,8 +29,11 @@ export const DiscoverySchema = z.enum([
 ]);
 export type Discovery = z.infer<typeof DiscoverySchema>;
 
-/** How the client reaches the fixture server. The audit ran in memory only. */
-export const TransportKindSchema = z.enum(['in-memory', 'stdio', 'http']);
+/**
+ * How the client reaches the fixture server. The audit ran in memory only. `http-in-process`: the v2
+ * client's Streamable HTTP transport with the v2 handler as its fetch (HTTP semantics, no socket).
+ */
+export const TransportKindSchema = z.enum(['in-memory', 'stdio', 'http', 'http-in-process']);
 export type TransportKind = z.infer<typeof TransportKindSchema>;
 
 /** A tool definition as `tools/list` returns it. */
@@ -58,10 +61,10 @@ export type ToolResult = z.infer<typeof ToolResultSchema>;
  */
 /**
  * Who rejected a call: the server (it answered with a JSON-RPC error), the client's outputSchema check,
- * the client's parse of the result against its CallToolResult schema, or the client otherwise (its own
- * request timeout, the connection).
+ * the client's parse of the result against its CallToolResult schema, the transport (the connection
+ * closed under the pending call), or the client otherwise (its own request timeout).
  */
-export const REJECTED_BY = ['server', 'client-output-schema', 'client-result-parse', 'client'] as const;
+export const REJECTED_BY = ['server', 'client-output-schema', 'client-result-parse', 'transport', 'client'] as const;
 export type RejectedBy = (typeof REJECTED_BY)[number];
 
 /** The step of a case in which something went wrong. */
@@ -143,7 +146,15 @@ export const ObservationSchema = z.discriminatedUnion('outcome', [
       serverSent: ServerSentSchema,
     })
     .strict(),
-  z.object({ outcome: z.literal('rejected'), error: ErrorInfoSchema, serverSent: ServerSentSchema }).strict(),
+  z
+    .object({
+      outcome: z.literal('rejected'),
+      error: ErrorInfoSchema,
+      // Who rejected the call, decided once when it was observed (engine/observe.ts).
+      by: z.enum(REJECTED_BY),
+      serverSent: ServerSentSchema,
+    })
+    .strict(),
   z
     .object({
       outcome: z.literal('timeout'),
@@ -288,25 +299,51 @@ export type Finding = z.infer<typeof FindingSchema>;
 
 const CASE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/;
 
+/** Which server the case's client talked to and how it answered tools/call: a fact of the record. */
+export const FixtureSchema = z
+  .object({
+    server: z.enum(['v1-low-level', 'v1-mcp-server', 'v2-mcp-server', 'v2-handler']),
+    answer: z.enum(['result', 'hang', 'close', 'malformed', 'wrong-id', 'throw']),
+    /** v1 low-level only: `Server.setRequestHandler` (checks results since 1.24.0) or the unwrapped base method. */
+    registration: z.enum(['wrapped', 'raw']).optional(),
+    /** v2 handler only: the protocol era the client negotiates. */
+    era: z.enum(['modern', 'legacy']).optional(),
+    /** tools/list in two pages, the tool under test on the second. */
+    paginated: z.literal(true).optional(),
+    /** After discovery the server switches to this definition and sends notifications/tools/list_changed. */
+    changesTo: ToolDefinitionSchema.optional(),
+  })
+  .strict();
+export type Fixture = z.infer<typeof FixtureSchema>;
+
+/**
+ * One case as the result file records it. The key order here is the file's reading order
+ * (io/json-files.ts derives the file from this schema), so every field reaches the file.
+ */
 export const CaseRecordSchema = z
   .object({
     id: z.string().regex(CASE_ID, 'must be a kebab-case slug path such as v1/warm/off-schema-success'),
     client: ClientLineSchema,
     clientPackage: z.string(),
     discovery: DiscoverySchema,
+    transport: TransportKindSchema,
+    fixture: FixtureSchema,
     shape: z.string(),
-    tool: ToolDefinitionSchema,
-    // null when the server was told never to answer.
-    result: ToolResultSchema.nullable(),
-    expected: ExpectedSchema.nullable(),
-    observed: ObservationSchema,
-    verdict: VerdictSchema,
-    mismatches: z.array(MismatchSchema),
     family: z.string().optional(),
     question: z.string().optional(),
     reference: z.string().optional(),
+    verdict: VerdictSchema,
+    mismatches: z.array(MismatchSchema),
+    expected: ExpectedSchema.nullable(),
+    observed: ObservationSchema,
     arguments: z.record(z.string(), JsonValueSchema).optional(),
-    transport: TransportKindSchema.optional(),
+    /** The tool name the client called, when not the listed tool's (an unknown tool). */
+    calledName: z.string().optional(),
+    /** The client's own request timeout for tools/call, when the case set one. */
+    clientTimeoutMs: z.number().int().positive().optional(),
+    // What the server's handler was given to answer with; null when it answers with none.
+    result: ToolResultSchema.nullable(),
+    tool: ToolDefinitionSchema,
   })
   .strict();
 export type CaseRecord = z.infer<typeof CaseRecordSchema>;
@@ -324,14 +361,15 @@ export const EnvironmentSchema = z
   .strict();
 export type Environment = z.infer<typeof EnvironmentSchema>;
 
-export const RESULT_SCHEMA_VERSION = 1;
+// 2: case records carry transport, fixture, calledName, clientTimeoutMs and who rejected (observed.by).
+export const RESULT_SCHEMA_VERSION = 2;
 
+/** A result file; as for case records, the key order is the file's reading order. */
 export const ResultFileSchema = z
   .object({
     schemaVersion: z.literal(RESULT_SCHEMA_VERSION),
     matrix: z.object({ name: z.string(), title: z.string(), source: z.string() }).strict(),
     environment: EnvironmentSchema,
-    cases: z.array(CaseRecordSchema),
     summary: z
       .object({
         passed: z.number().int().nonnegative(),
@@ -341,6 +379,7 @@ export const ResultFileSchema = z
       .strict(),
     /** What the protocol and common rules say about each result shape, keyed by shape (lint.ts). */
     lint: z.record(z.string(), z.array(FindingSchema)).optional(),
+    cases: z.array(CaseRecordSchema),
   })
   .strict();
 export type ResultFile = z.infer<typeof ResultFileSchema>;

@@ -1,21 +1,6 @@
 // The verdict is a pure function of the expectation and the observation: no I/O, no SDK, no clock.
 import { isDeepStrictEqual } from 'node:util';
-import { sentKind, type Expected, type Mismatch, type Observation, type RejectedBy, type Verdict } from './domain.ts';
-
-// The wording both client lines use when their outputSchema check rejects a result (v1 client/index.js
-// callTool, v2 Client.callTool): "has an output schema but did not return structured content",
-// "Structured content does not match the tool's output schema", "has an invalid outputSchema".
-const OUTPUT_SCHEMA_CHECK = /output schema|outputSchema|structured content does not match|failed to validate structured content/i;
-// The client's own result parse: v1 lets zod's error through unwrapped, v2 throws SdkError INVALID_RESULT.
-const RESULT_PARSE = /^\$?ZodError$/;
-
-/** Where a rejection came from: the server's JSON-RPC error, the client's outputSchema check, or the client otherwise. */
-export function rejectedBy(observed: Extract<Observation, { outcome: 'rejected' }>): RejectedBy {
-  if (sentKind(observed.serverSent) === 'error') return 'server';
-  if (OUTPUT_SCHEMA_CHECK.test(observed.error.message)) return 'client-output-schema';
-  if (RESULT_PARSE.test(observed.error.name) || observed.error.code === 'INVALID_RESULT') return 'client-result-parse';
-  return 'client';
-}
+import { sentKind, type Expected, type Mismatch, type Observation, type Verdict } from './domain.ts';
 
 export interface Judgement {
   readonly verdict: Verdict;
@@ -47,8 +32,7 @@ export function judge(expected: Expected | null, observed: Observation): Judgeme
     if (expected.name !== undefined && observed.error.name !== expected.name) {
       mismatches.push({ kind: 'name', expected: expected.name, observed: observed.error.name });
     }
-    const by = rejectedBy(observed);
-    if (expected.by !== undefined && by !== expected.by) mismatches.push({ kind: 'by', expected: expected.by, observed: by });
+    if (expected.by !== undefined && observed.by !== expected.by) mismatches.push({ kind: 'by', expected: expected.by, observed: observed.by });
   } else if (expected.outcome === 'crashed' && observed.outcome === 'crashed') {
     if (observed.stage !== expected.stage) mismatches.push({ kind: 'outcome', expected: `crashed (${expected.stage})`, observed: `crashed (${observed.stage})` });
     if (expected.name !== undefined && observed.error.name !== expected.name) {

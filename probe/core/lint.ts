@@ -7,8 +7,9 @@ const SPEC_OUTPUT =
   'MCP specification 2026-07-28, Tools › Output Schema: when a tool declares an outputSchema, servers MUST provide structured results that conform to it';
 const SPEC_ERROR =
   'MCP specification 2026-07-28, Tools › Error Handling: isError: true marks a tool execution error; MCP does not forbid structuredContent on it';
-const MCPDESC = 'MCP Description 0.9.0 rule mcpdesc.tool.example.error-result: an execution-error result sets isError true and carries no structuredContent (shared/seeds/001_6110db2b5b045ae1.txt)';
-const GUIDANCE = 'Tool-design guidance (shared/seeds/003_61832d45f71cb3a7.txt): error text should say what went wrong and what to try next';
+const MCPDESC =
+  'MCP Description 0.9.0 rule mcpdesc.tool.example.error-result (https://mcpdesc.org/docs/rules/0.9.0-rc.3/mcpdesc/tool-example-error-result/): an execution-error result sets isError true and carries no structuredContent';
+const GUIDANCE = 'Tool-design guidance on failure paths (isError results, SEP-1303): error text should say what went wrong and what to try next';
 
 export const LINT_RULES = {
   'output-schema-conformance': SPEC_OUTPUT,

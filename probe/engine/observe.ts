@@ -1,10 +1,14 @@
 // Runs one scenario against one real client and records what happened. No judgement here.
 import type { ClientAdapter, ConnectedClient } from '../clients/index.ts';
 import type { ErrorInfo, JsonValue, Observation, Scenario, Stage } from '../core/domain.ts';
+import { classifyRejection } from '../core/rejected-by.ts';
 import { SECOND_PAGE, startFixtureServer, type RunningFixture } from '../fixtures/index.ts';
 
-/** An observation before the fixture's `serverSent` is attached (Omit that distributes over the union). */
-type ClientObservation = Observation extends infer O ? (O extends unknown ? Omit<O, 'serverSent'> : never) : never;
+/**
+ * An observation before the fixture's `serverSent` (and, for a rejection, who rejected it, which needs
+ * `serverSent`) is attached. Omit that distributes over the union.
+ */
+type ClientObservation = Observation extends infer O ? (O extends unknown ? Omit<O, 'serverSent' | 'by'> : never) : never;
 
 export interface ObserveOptions {
   /** Per-case limit; a case still running after it is recorded as `timeout` instead of stalling the run. */
@@ -110,7 +114,9 @@ export async function observe(scenario: Scenario, adapter: ClientAdapter, runOpt
     const base: ClientObservation = settled === TIMED_OUT ? { outcome: 'timeout', stage, afterMs: options.timeoutMs } : settled;
     // The server answered the call: make sure its report of what it sent is in before reading it.
     if (base.outcome === 'returned' || base.outcome === 'rejected') await fixture?.settle(1000);
-    return { ...base, serverSent: fixture?.serverSent() ?? 'nothing' };
+    const serverSent = fixture?.serverSent() ?? 'nothing';
+    if (base.outcome === 'rejected') return { ...base, by: classifyRejection(base.error, serverSent), serverSent };
+    return { ...base, serverSent };
   } finally {
     clearTimeout(timer);
     // Closing rejects whatever is still pending inside `steps`, which has already been caught there.

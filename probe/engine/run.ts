@@ -3,8 +3,9 @@
 // replay and the sweep's workers all use it); `runMatrix` adds a matrix's header, summary and rule
 // findings; `combineForDisplay` joins the results of matrices that ran on their own into one report.
 import { adapters, type ClientUnderTest } from '../clients/index.ts';
-import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, Scenario, ToolResult } from '../core/domain.ts';
+import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, Scenario } from '../core/domain.ts';
 import { RESULT_SCHEMA_VERSION } from '../core/domain.ts';
+import { fixtureOf, givenResult, transportOf } from '../core/fixture.ts';
 import { judge } from '../core/judge.ts';
 import { clientPackageOf } from '../core/release.ts';
 import { lintResult } from '../core/lint.ts';
@@ -21,14 +22,6 @@ export interface RunCasesOptions {
 }
 
 export interface RunMatrixOptions extends Partial<RunCasesOptions> {}
-
-/** The result the server is told to send (its handler's return value); null when it sends none. */
-export function sentResult(scenario: Scenario): ToolResult | null {
-  const { server } = scenario;
-  if (server.kind === 'respond' || server.kind === 'wrong-id') return server.result;
-  if (server.kind === 'helper' && server.result !== 'throw') return server.result;
-  return null;
-}
 
 function pinnedClient(line: ClientLine, environment: Environment): ClientUnderTest {
   const adapter = adapters[line];
@@ -48,18 +41,21 @@ export async function runCases(scenarios: readonly Scenario[], options: RunCases
       client: scenario.client,
       clientPackage: client.clientPackage,
       discovery: scenario.discovery,
+      transport: transportOf(scenario),
+      fixture: fixtureOf(scenario.server),
       shape: scenario.shape,
-      tool: scenario.tool,
-      result: sentResult(scenario),
-      expected: scenario.expected,
-      observed,
+      ...(scenario.family !== undefined && { family: scenario.family }),
+      ...(scenario.question !== undefined && { question: scenario.question }),
+      ...(scenario.reference !== undefined && { reference: scenario.reference }),
       verdict,
       mismatches,
-      ...(scenario.arguments && { arguments: scenario.arguments }),
-      ...(scenario.transport && { transport: scenario.transport }),
-      ...(scenario.family && { family: scenario.family }),
-      ...(scenario.question && { question: scenario.question }),
-      ...(scenario.reference && { reference: scenario.reference }),
+      expected: scenario.expected,
+      observed,
+      ...(scenario.arguments !== undefined && { arguments: scenario.arguments }),
+      ...(scenario.calledName !== undefined && { calledName: scenario.calledName }),
+      ...(scenario.clientTimeoutMs !== undefined && { clientTimeoutMs: scenario.clientTimeoutMs }),
+      result: givenResult(scenario.server),
+      tool: scenario.tool,
     });
   }
   return cases;
@@ -76,7 +72,7 @@ function summarize(cases: readonly CaseRecord[]): ResultFile['summary'] {
 function lintShapes(scenarios: readonly Scenario[]): Record<string, Finding[]> {
   const lint: Record<string, Finding[]> = {};
   for (const scenario of scenarios) {
-    const result = sentResult(scenario);
+    const result = givenResult(scenario.server);
     if (result && !(scenario.shape in lint)) lint[scenario.shape] = lintResult(scenario.tool, result);
   }
   return lint;

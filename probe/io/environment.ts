@@ -43,10 +43,12 @@ function readManifest(path: string): { name?: unknown; version?: unknown } | und
 export function installedPackages(): InstalledPackage[] {
   const v1 = readInstalledPackage('@modelcontextprotocol/sdk');
   const v2 = readInstalledPackage('@modelcontextprotocol/client');
+  // The v2 server package: the McpServer helper and createMcpHandler fixtures of the extended matrix.
+  const v2Server = readInstalledPackage('@modelcontextprotocol/server');
   // The v2 client pins core exactly; resolve it from the client so a hoisting accident cannot mislead.
   const core = readInstalledPackage('@modelcontextprotocol/core', join(v2.dir, 'package.json'));
   const zod = readInstalledPackage('zod', join(v1.dir, 'package.json'));
-  return [v1, v2, core, zod];
+  return [v1, v2, v2Server, core, zod];
 }
 
 /**

@@ -2,8 +2,8 @@
 // indent, trailing newline) so the same observations always give the same bytes and diff cleanly.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { z } from 'zod';
-import { ResultFileSchema, type CaseRecord, type ResultFile } from '../core/domain.ts';
+import { z } from 'zod';
+import { CaseRecordSchema, EnvironmentSchema, RESULT_SCHEMA_VERSION, ResultFileSchema, type CaseRecord, type Environment, type ResultFile } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 
 export function sortKeys(value: unknown): unknown {
@@ -18,37 +18,41 @@ export function sortKeys(value: unknown): unknown {
   return value;
 }
 
-/** A case record in reading order, its free JSON with sorted keys. */
-export function orderCaseRecord(record: CaseRecord): { [K in keyof CaseRecord]: unknown } {
-  return {
-    id: record.id,
-    client: record.client,
-    clientPackage: record.clientPackage,
-    discovery: record.discovery,
-    shape: record.shape,
-    verdict: record.verdict,
-    mismatches: sortKeys(record.mismatches),
-    expected: sortKeys(record.expected),
-    observed: sortKeys(record.observed),
-    result: sortKeys(record.result),
-    tool: sortKeys(record.tool),
-  };
+/**
+ * `value` with the keys of its zod object schema, in the schema's order (the file's reading order), each
+ * value passed through `field`. Derived from the schema, so no field can be left out of a file; a key
+ * the schema does not know is a programming error, not something to drop quietly.
+ */
+export function inSchemaOrder(schema: z.ZodObject, value: object, field: (key: string, value: unknown) => unknown = (_key, v) => v): Record<string, unknown> {
+  const entries = value as Record<string, unknown>;
+  const unknown = Object.keys(entries).filter((key) => !Object.hasOwn(schema.shape, key) && entries[key] !== undefined);
+  if (unknown.length > 0) throw new Error(`serialize: ${unknown.join(', ')} not in the schema`);
+  const ordered: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.shape)) if (entries[key] !== undefined) ordered[key] = field(key, entries[key]);
+  return ordered;
+}
+
+/** A case record in reading order; the free JSON inside (payloads, tool, expectation, observation) has its keys sorted. */
+export function orderCaseRecord(record: CaseRecord): Record<string, unknown> {
+  return inSchemaOrder(CaseRecordSchema, record, (_key, value) => sortKeys(value));
+}
+
+/** The environment block, its package maps sorted by name. */
+export function orderEnvironment(environment: Environment): Record<string, unknown> {
+  return inSchemaOrder(EnvironmentSchema, environment, (key, value) => (key === 'packages' || key === 'integrity' ? sortKeys(value) : value));
 }
 
 /**
- * Structural keys keep a fixed reading order (header first, then the summary, then the cases); the free
- * JSON inside a case (payloads, tool, expectation, observation) has its keys sorted, so a client that
- * reorders keys does not make a byte difference.
+ * Structural keys keep the schema's reading order (header first, then the summary, then the cases); the
+ * free JSON inside a case has its keys sorted, so a client that reorders keys makes no byte difference.
  */
 export function serializeResult(result: ResultFile): string {
-  const ordered: { [K in keyof ResultFile]: unknown } = {
-    schemaVersion: result.schemaVersion,
-    matrix: result.matrix,
-    environment: { ...result.environment, packages: sortKeys(result.environment.packages) },
-    summary: result.summary,
-    lint: result.lint,
-    cases: result.cases.map(orderCaseRecord),
-  };
+  const ordered = inSchemaOrder(ResultFileSchema, result, (key, value) => {
+    if (key === 'environment') return orderEnvironment(result.environment);
+    if (key === 'cases') return result.cases.map(orderCaseRecord);
+    if (key === 'matrix' || key === 'summary') return inSchemaOrder(ResultFileSchema.shape[key], value as object);
+    return value;
+  });
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
@@ -79,8 +83,12 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 export type RecordedRead = { readonly kind: 'found'; readonly result: ResultFile } | { readonly kind: 'missing' };
 
-/** Reads a recorded result; a file that exists but is not a valid result is an InputError naming it. */
-export function readRecordedResult(path: string): RecordedRead {
+/**
+ * Reads a recorded result; a file that exists but is not a valid result is an InputError naming it.
+ * `replacing`: the caller is about to record this file again (--update), so a file of an older format
+ * is as good as none rather than an error.
+ */
+export function readRecordedResult(path: string, options: { readonly replacing?: boolean } = {}): RecordedRead {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -89,6 +97,7 @@ export function readRecordedResult(path: string): RecordedRead {
     if (code === 'ENOENT') return { kind: 'missing' };
     throw new InputError(`${path}: cannot read the recorded result (${code ?? String(error)})`);
   }
+  if (options.replacing && formatOf(text) !== RESULT_SCHEMA_VERSION) return { kind: 'missing' };
   return { kind: 'found', result: parseResultText(text, path) };
 }
 
@@ -124,8 +133,22 @@ export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what:
   return parseJsonFile(text, path, schema, what);
 }
 
+/** The `schemaVersion` a result file's text declares, if it is JSON with one. */
+function formatOf(text: string): unknown {
+  try {
+    return (JSON.parse(text) as { schemaVersion?: unknown } | null)?.schemaVersion;
+  } catch {
+    return undefined;
+  }
+}
+
 export function parseResultText(text: string, path: string): ResultFile {
-  const result = parseJsonFile(text, path, ResultFileSchema, 'result file');
+  const json = parseJsonFile(text, path, z.unknown(), 'result file');
+  const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (typeof version === 'number' && version !== RESULT_SCHEMA_VERSION) {
+    throw new InputError(`${path}: a result file of format ${version}; this probe reads format ${RESULT_SCHEMA_VERSION} (record it again with --update)`);
+  }
+  const result = validateJson(json, path, ResultFileSchema, 'result file');
   const seen = new Set<string>();
   for (const [index, record] of result.cases.entries()) {
     if (seen.has(record.id)) throw new InputError(`${path}: not a valid result file: cases[${index}].id: ${record.id} appears twice`);

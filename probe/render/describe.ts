@@ -61,7 +61,8 @@ export const REJECTED_BY_WORDING = {
   server: 'the server: it answered tools/call with a JSON-RPC error',
   'client-output-schema': "the client's outputSchema check",
   'client-result-parse': "the client's parse of the result against its CallToolResult schema",
-  client: "the client itself (its own request timeout, or the connection)",
+  transport: 'the transport: the connection closed under the pending call',
+  client: 'the client itself (its own request timeout)',
 } as const satisfies Record<RejectedBy, string>;
 
 export const SENT_WORDING = {

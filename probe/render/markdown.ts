@@ -3,7 +3,6 @@
 // recorded result, the environment and the commands that reproduce it. GitHub-flavoured Markdown.
 import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, Finding, ResultFile } from '../core/domain.ts';
-import { rejectedBy } from '../core/judge.ts';
 import { splitClientPackage } from '../core/release.ts';
 import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation, REJECTED_BY_WORDING } from './describe.ts';
 
@@ -75,7 +74,7 @@ function observedSection(record: CaseRecord): string[] {
         '',
         fenced('text', observed.error.message),
         '',
-        `**Rejected by:** ${REJECTED_BY_WORDING[rejectedBy(observed)]}.`,
+        `**Rejected by:** ${REJECTED_BY_WORDING[observed.by]}.`,
       ];
     case 'timeout':
       return [`**What the client did:** nothing within ${observed.afterMs} ms (stage: ${observed.stage}); the case was stopped.`];

@@ -1,28 +1,22 @@
 // Sweep outputs: the result JSON (canonical, like the audit's), NDJSON (one record per release × case,
 // then the change points), and the baseline file.
-import { orderCaseRecord, sortKeys } from '../io/json-files.ts';
+import { inSchemaOrder, orderCaseRecord, orderEnvironment, sortKeys } from '../io/json-files.ts';
 import type { SweepBaseline } from './gates.ts';
-import type { SweepResult } from './model.ts';
+import { SweepResultSchema, type ReleaseRun, type SweepResult } from './model.ts';
 
-function orderRelease(run: SweepResult['releases'][number]): unknown {
+function orderRelease(run: ReleaseRun): unknown {
   return run.status === 'ran'
     ? { status: run.status, release: run.release, cases: run.cases.map(orderCaseRecord) }
     : { status: run.status, release: run.release, stage: run.stage, error: run.error };
 }
 
 export function serializeSweep(result: SweepResult): string {
-  const ordered: { [K in keyof SweepResult]-?: unknown } = {
-    schemaVersion: result.schemaVersion,
-    kind: result.kind,
-    matrix: result.matrix,
-    environment: { ...result.environment, packages: sortKeys(result.environment.packages) },
-    request: result.request,
-    plan: result.plan,
-    shard: result.shard,
-    summary: result.summary,
-    changePoints: sortKeys(result.changePoints),
-    releases: result.releases.map(orderRelease),
-  };
+  const ordered = inSchemaOrder(SweepResultSchema, result, (key, value) => {
+    if (key === 'environment') return orderEnvironment(result.environment);
+    if (key === 'changePoints') return sortKeys(value);
+    if (key === 'releases') return result.releases.map(orderRelease);
+    return value;
+  });
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 

@@ -72,8 +72,10 @@ export const ChangePointSchema = z
   .strict();
 export type ChangePoint = z.infer<typeof ChangePointSchema>;
 
-export const SWEEP_SCHEMA_VERSION = 1;
+// 2: its case records are result-file version 2 records (transport, fixture, who rejected).
+export const SWEEP_SCHEMA_VERSION = 2;
 
+/** A sweep result; the key order is the file's reading order (files.ts derives the file from it). */
 export const SweepResultSchema = z
   .object({
     schemaVersion: z.literal(SWEEP_SCHEMA_VERSION),
@@ -85,8 +87,6 @@ export const SweepResultSchema = z
     plan: z.array(z.string()),
     /** Present only in a shard's output; `merge` removes it. */
     shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).strict().optional(),
-    releases: z.array(ReleaseRunSchema),
-    changePoints: z.array(ChangePointSchema),
     summary: z
       .object({
         releases: z.number().int().nonnegative(),
@@ -96,6 +96,8 @@ export const SweepResultSchema = z
         failed: z.number().int().nonnegative(),
       })
       .strict(),
+    changePoints: z.array(ChangePointSchema),
+    releases: z.array(ReleaseRunSchema),
   })
   .strict();
 export type SweepResult = z.infer<typeof SweepResultSchema>;

@@ -29,7 +29,7 @@ const FAULTS: readonly {
     server: { kind: 'close' },
     question: 'does the pending callTool reject (with which error) or hang?',
     reference: 'MCP specification, Lifecycle › Shutdown; SDK Protocol._onclose rejects pending requests',
-    expected: { v1: rejected(-32000, 'client', { name: 'McpError' }), v2: rejected('CONNECTION_CLOSED', 'client', { name: 'SdkError' }) },
+    expected: { v1: rejected(-32000, 'transport', { name: 'McpError' }), v2: rejected('CONNECTION_CLOSED', 'transport', { name: 'SdkError' }) },
   },
   {
     id: 'fault-never-answers-client-timeout',
