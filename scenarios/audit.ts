@@ -97,7 +97,7 @@ export const AUDIT_COLD_V1_ERROR_OFF_SCHEMA: Expected = returned(s.errorOffSchem
 export const auditMatrix = defineMatrix({
   name: 'audit',
   title: 'MCP isError Results Meet Different Client Checks',
-  source: 'the source audit "MCP isError Results Meet Different Client Checks" (its 13-case table, as summarised in scenarios/audit.ts)',
+  source: 'the source audit "MCP isError Results Meet Different Client Checks": its 13-case table, as summarised in scenarios/audit.ts',
   scenarios: [
     ...Object.values(auditShapes).flatMap((shape) => [
       defineCase({ client: 'v1', discovery: 'warm', shape, tool: auditTool, expected: AUDIT_CELLS[shape.id].v1 }),

@@ -15,7 +15,12 @@ import { runMatrix } from '../probe/engine/run.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
 
 const environment = FIXED_ENVIRONMENT;
-const context = { argv: ['--format', 'markdown'], git: { commit: '0123456789abcdef', dirty: false }, recordedPath: 'results/recorded.json' };
+const context = {
+  argv: ['--format', 'markdown'],
+  git: { commit: '0123456789abcdef', dirty: false },
+  harness: { name: 'mcp-sdk-probe', version: '0.0.0' },
+  recordedPath: 'results/recorded.json',
+};
 const JUNIT_XSD = readFileSync(join(import.meta.dirname, 'fixtures', 'junit.xsd'), 'utf8');
 
 async function validJunit(xml: string): Promise<{ valid: boolean; errors: string[] }> {

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import type { Comparison } from '../core/compare.ts';
 import type { ResultFile } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
+import { HARNESS, harnessRepository } from '../core/harness.ts';
 import { renderJunit } from '../render/junit.ts';
 import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
 import { serializeResult, writeFileAtomic } from '../io/json-files.ts';
@@ -31,9 +32,8 @@ function git(args: string[]): string | undefined {
 export function gitContext(): EvidenceContext['git'] {
   const commit = git(['rev-parse', 'HEAD']);
   if (!commit) return undefined;
-  const remote = git(['remote', 'get-url', 'origin']);
   const dirty = (git(['status', '--porcelain', '--untracked-files=no']) ?? '') !== '';
-  return { commit, dirty, ...(remote ? { remote } : {}) };
+  return { commit, dirty };
 }
 
 export interface EmitInput {
@@ -68,6 +68,7 @@ export function emit(input: EmitInput, io: CliIo): void {
       : renderMarkdown(input.result, input.comparison, {
           argv: input.argv,
           git: gitContext(),
+          harness: { ...HARNESS, ...(harnessRepository() ? { repository: harnessRepository() } : {}) },
           ...(input.recordedPath ? { recordedPath: displayPath(input.recordedPath, io.cwd) } : {}),
         });
   if (input.out) {

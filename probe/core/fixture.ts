@@ -52,3 +52,11 @@ export function fixtureOf(server: ServerBehaviour): Fixture {
       return { server: server.helper, answer: server.result === 'throw' ? 'throw' : 'result' };
   }
 }
+
+/** The npm package each fixture server comes from (its version is in the result's environment block). */
+export const FIXTURE_PACKAGES = {
+  'v1-low-level': '@modelcontextprotocol/sdk',
+  'v1-mcp-server': '@modelcontextprotocol/sdk',
+  'v2-mcp-server': '@modelcontextprotocol/server',
+  'v2-handler': '@modelcontextprotocol/server',
+} as const satisfies Record<Fixture['server'], string>;

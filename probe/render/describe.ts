@@ -1,7 +1,7 @@
 // All wording about expectations, observations, mismatches and comparisons lives here (publint-style:
 // checks emit data, one formatter words it), shared by every renderer.
 import type { CaseComparison, ComparisonKind } from '../core/compare.ts';
-import type { Expected, JsonValue, Mismatch, MismatchKind, Observation, RejectedBy, SentKind } from '../core/domain.ts';
+import type { Discovery, Expected, Fixture, JsonValue, Mismatch, MismatchKind, Observation, RejectedBy, SentKind, TransportKind } from '../core/domain.ts';
 
 export function json(value: JsonValue | undefined): string {
   return value === undefined ? 'absent' : JSON.stringify(value);
@@ -94,4 +94,54 @@ export function describeChange(entry: Extract<CaseComparison, { kind: 'changed' 
     if (field === 'clientPackage') return `client: ${entry.before.clientPackage} → ${entry.after.clientPackage}`;
     return `${field}: ${JSON.stringify(entry.before[field])} → ${JSON.stringify(entry.after[field])}`;
   });
+}
+
+/** What the client knew about the tool when it called it: one line per discovery mode, for every output. */
+export const DISCOVERY_WORDING = {
+  warm: 'after tools/list, as an application calls it (the client may hold the outputSchema)',
+  cold: 'without tools/list: the client has not seen the tool',
+  definition: 'without tools/list; the application hands callTool the tool definition (v2 toolDefinition)',
+  'all-pages': 'after walking every tools/list page with its cursor (the tool is on page 2)',
+  'one-page': "after fetching only the tool's page (page 2) with its cursor",
+  changed: 'after tools/list; then the server changed the outputSchema and sent notifications/tools/list_changed',
+} as const satisfies Record<Discovery, string>;
+
+export const TRANSPORT_WORDING = {
+  'in-memory': 'a linked in-memory transport',
+  stdio: 'stdio (the server in a child process)',
+  http: 'Streamable HTTP on a loopback port',
+  'http-in-process': "Streamable HTTP in process (the v2 client's transport, the handler as its fetch)",
+} as const satisfies Record<TransportKind, string>;
+
+export const SERVER_WORDING = {
+  'v1-low-level': "the v1 SDK's low-level Server",
+  'v1-mcp-server': "the v1 SDK's McpServer.registerTool",
+  'v2-mcp-server': "the v2 server package's McpServer.registerTool",
+  'v2-handler': "the v2 server package's createMcpHandler serving a low-level Server",
+} as const satisfies Record<Fixture['server'], string>;
+
+const ANSWER_WORDING = {
+  result: 'answers tools/call with the result given',
+  hang: 'never answers tools/call',
+  close: 'closes the connection when tools/call arrives',
+  malformed: 'answers tools/call with a message that is not JSON-RPC',
+  'wrong-id': "answers tools/call with a valid result carrying another request's id",
+  throw: 'its tool handler throws',
+} as const satisfies Record<Fixture['answer'], string>;
+
+const REGISTRATION_WORDING = {
+  wrapped: 'registered with Server.setRequestHandler, which checks results before sending since v1 1.24.0',
+  raw: 'registered with the unwrapped Protocol.prototype.setRequestHandler, so no server-side result check',
+} as const satisfies Record<NonNullable<Fixture['registration']>, string>;
+
+/** One line about the server a case's client talked to: which server, how it answered, over what. */
+export function describeFixture(fixture: Fixture, transport: TransportKind): string {
+  const parts = [
+    `${SERVER_WORDING[fixture.server]}${fixture.registration ? ` (${REGISTRATION_WORDING[fixture.registration]})` : ''}`,
+    ANSWER_WORDING[fixture.answer],
+    ...(fixture.era ? [`negotiating the ${fixture.era === 'modern' ? '2026-07-28' : '2025'} protocol era`] : []),
+    ...(fixture.paginated ? ['tools/list in two pages, the tool on page 2'] : []),
+    ...(fixture.changesTo ? ['after discovery it switches the outputSchema and sends notifications/tools/list_changed'] : []),
+  ];
+  return `${parts.join('; ')}; over ${TRANSPORT_WORDING[transport]}`;
 }

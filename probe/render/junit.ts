@@ -1,7 +1,7 @@
 // JUnit XML for CI systems: one testsuite per client line, one testcase per case; a failed case carries
 // the expectation and the observation. No timestamps or durations, so the report is deterministic.
 import type { CaseRecord, ResultFile } from '../core/domain.ts';
-import { describeExpected, describeMismatch, describeObservationInFull } from './describe.ts';
+import { describeExpected, describeFixture, describeMismatch, describeObservationInFull, DISCOVERY_WORDING } from './describe.ts';
 
 // XML 1.0 allows tab, newline, carriage return and most of Unicode; anything else cannot appear at all.
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -19,13 +19,22 @@ export function xmlEscape(text: string): string {
 function testcase(record: CaseRecord): string[] {
   const open = `    <testcase name="${xmlEscape(record.id)}" classname="${xmlEscape(`mcp-sdk-probe.${record.client}.${record.discovery}`)}"`;
   const observed = `observed: ${describeObservationInFull(record.observed)}`;
+  // The same one-line accounts of discovery and server as the terminal and Markdown outputs.
+  const context = xmlEscape(
+    [`discovery: ${record.discovery}: ${DISCOVERY_WORDING[record.discovery]}`, `server: ${describeFixture(record.fixture, record.transport)}`].join('\n'),
+  );
   if (record.verdict === 'unjudged') {
-    return [`${open}>`, `      <skipped message="no expectation stated; ${xmlEscape(observed)}"/>`, '    </testcase>'];
+    return [`${open}>`, `      <skipped message="no expectation stated; ${xmlEscape(observed)}"/>`, `      <system-out>${context}</system-out>`, '    </testcase>'];
   }
-  if (record.verdict === 'pass') return [`${open}>`, `      <system-out>${xmlEscape(observed)}</system-out>`, '    </testcase>'];
+  if (record.verdict === 'pass') return [`${open}>`, `      <system-out>${xmlEscape(observed)}\n${context}</system-out>`, '    </testcase>'];
   const message = `expected ${describeExpected(record.expected)}, ${observed}`;
   const body = [`expected: ${describeExpected(record.expected)}`, observed, ...record.mismatches.map(describeMismatch)].join('\n');
-  return [`${open}>`, `      <failure message="${xmlEscape(message)}" type="mismatch">${xmlEscape(body)}</failure>`, '    </testcase>'];
+  return [
+    `${open}>`,
+    `      <failure message="${xmlEscape(message)}" type="mismatch">${xmlEscape(body)}</failure>`,
+    `      <system-out>${context}</system-out>`,
+    '    </testcase>',
+  ];
 }
 
 export function renderJunit(result: ResultFile): string {

@@ -4,13 +4,27 @@
 import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, Finding, ResultFile } from '../core/domain.ts';
 import { splitClientPackage } from '../core/release.ts';
-import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation, REJECTED_BY_WORDING } from './describe.ts';
+import { FIXTURE_PACKAGES } from '../core/fixture.ts';
+import {
+  COMPARISON_WORDING,
+  describeChange,
+  describeExpected,
+  describeFixture,
+  describeMismatch,
+  describeObservation,
+  DISCOVERY_WORDING,
+  REJECTED_BY_WORDING,
+  SERVER_WORDING,
+  TRANSPORT_WORDING,
+} from './describe.ts';
 
 export interface EvidenceContext {
   /** The arguments the run was given, to repeat in "Reproduce". */
   readonly argv: readonly string[];
-  /** The harness's git commit and remote, when run from a git checkout. */
-  readonly git?: { readonly commit: string; readonly remote?: string; readonly dirty: boolean };
+  /** The harness's git commit, when run from a git checkout (never its remote: that can be a local path). */
+  readonly git?: { readonly commit: string; readonly dirty: boolean };
+  /** The harness's published name and version, and its repository URL when package.json names one. */
+  readonly harness: { readonly name: string; readonly version: string; readonly repository?: string };
   readonly recordedPath?: string;
 }
 
@@ -102,7 +116,9 @@ function caseDetails(record: CaseRecord): string[] {
     '<details>',
     `<summary>${summary}</summary>`,
     '',
-    `Client: ${code(record.clientPackage)}, ${record.discovery === 'warm' ? 'after `tools/list` (warm)' : 'without `tools/list` (cold)'}.`,
+    `**Client:** ${code(record.clientPackage)}, ${record.discovery}: ${DISCOVERY_WORDING[record.discovery]}.`,
+    '',
+    `**Server:** ${describeFixture(record.fixture, record.transport)}.`,
     '',
     '**Tool definition** (as `tools/list` returned it):',
     '',
@@ -159,7 +175,11 @@ function environmentSection(result: ResultFile, context: EvidenceContext): strin
     `| Node.js | ${code(environment.node)} |`,
     `| OS / architecture | ${environment.platform} / ${environment.arch} |`,
     `| harness | ${code(environment.harness)}${git} |`,
-    `| fixture server | v1 low-level \`Server\` from ${code(`@modelcontextprotocol/sdk@${environment.packages['@modelcontextprotocol/sdk'] ?? '?'}`)}, linked in-memory transport |`,
+    ...[...new Set(result.cases.map((c) => c.fixture.server))].map((server) => {
+      const pkg = FIXTURE_PACKAGES[server];
+      return `| fixture server | ${SERVER_WORDING[server]}, from ${code(`${pkg}@${environment.packages[pkg] ?? '?'}`)} |`;
+    }),
+    ...[...new Set(result.cases.map((c) => c.transport))].map((transport) => `| transport | ${TRANSPORT_WORDING[transport]} |`),
     '',
     '| package | installed version | integrity |',
     '| --- | --- | --- |',
@@ -182,21 +202,26 @@ function reproduceSection(result: ResultFile, context: EvidenceContext): string[
   const capture = replayed
     ? ['Save the replayed tool and result as `capture.json`:', '', fenced('json', json({ tool: replayed.tool, result: replayed.result })), '', 'then:', '']
     : [];
-  return [
-    '## Reproduce',
-    '',
-    ...capture,
-    fenced(
-      'sh',
-      [
-        `git clone ${context.git?.remote ?? '<this repository>'} mcp-sdk-probe && cd mcp-sdk-probe`,
-        ...(context.git ? [`git checkout ${context.git.commit}`] : []),
-        'npm ci --ignore-scripts',
-        `npx mcp-sdk-probe${quoted ? ` ${quoted}` : ''} --format markdown`,
-      ].join('\n'),
-    ),
-    '',
-  ];
+  // A stranger reproduces with the published package at this version; a clone of the repository (when
+  // package.json names one) at the recorded commit is the other way. Never a path of this machine.
+  const command = `npx --yes ${context.harness.name}@${context.harness.version}${quoted ? ` ${quoted}` : ''} --format markdown`;
+  const clone = context.harness.repository
+    ? [
+        '',
+        'or from the source:',
+        '',
+        fenced(
+          'sh',
+          [
+            `git clone ${context.harness.repository} ${context.harness.name} && cd ${context.harness.name}`,
+            ...(context.git ? [`git checkout ${context.git.commit}`] : []),
+            'npm ci --ignore-scripts',
+            `npx ${context.harness.name}${quoted ? ` ${quoted}` : ''} --format markdown`,
+          ].join('\n'),
+        ),
+      ]
+    : [];
+  return ['## Reproduce', '', ...capture, fenced('sh', command), ...clone, ''];
 }
 
 export function renderMarkdown(result: ResultFile, comparison: Comparison | undefined, context: EvidenceContext): string {
@@ -208,8 +233,9 @@ export function renderMarkdown(result: ResultFile, comparison: Comparison | unde
     'For each result a server sends back from `tools/call`, what does each client\'s `callTool` do: hand it to the ' +
       'application (and with which `isError`, `structuredContent` and `content`), or throw (which error, which code)?',
     '',
-    `Matrix ${code(result.matrix.name)} (${cell(result.matrix.source)}). Clients: ${clients.join(', ')}. ` +
-      'warm = the client listed the tools (so it knows the `outputSchema`) before calling; cold = it did not.',
+    `Matrix ${code(result.matrix.name)} (${cell(result.matrix.source)}). Clients: ${clients.join(', ')}. Columns by what the client knew when it called:`,
+    '',
+    ...[...new Set(result.cases.map((c) => c.discovery))].map((mode) => `- ${code(mode)}: ${DISCOVERY_WORDING[mode]}`),
     '',
     `**${passed} passed, ${failed} failed${unjudged ? `, ${unjudged} unjudged (no expectation stated)` : ''}** against the expected outcomes.`,
     '',

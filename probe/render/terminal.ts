@@ -2,7 +2,7 @@
 // the recorded result, and the summary line. Formatting only; colour is injected.
 import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, ResultFile } from '../core/domain.ts';
-import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation } from './describe.ts';
+import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation, DISCOVERY_WORDING } from './describe.ts';
 
 export interface Paint {
   readonly pass: (text: string) => string;
@@ -89,6 +89,8 @@ export function renderTerminalReport(input: TerminalReportInput): string {
     paint.bold(`${environment.harness} · matrix ${result.matrix.name}: ${result.matrix.title}`),
     paint.dim(`${clients} · node ${environment.node} ${environment.platform}/${environment.arch}`),
     ...groupedTables(result.cases, paint),
+    '',
+    ...[...new Set(result.cases.map((c) => c.discovery))].map((mode) => paint.dim(`${mode}: ${DISCOVERY_WORDING[mode]}`)),
   ];
 
   const failures = result.cases.filter((record) => record.verdict === 'fail');
