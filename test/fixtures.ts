@@ -37,6 +37,6 @@ export const FIXED_ENVIRONMENT: Environment = {
   platform: 'linux',
   arch: 'x64',
   harness: 'mcp-sdk-probe@0.0.0',
-  packages: { '@modelcontextprotocol/client': '2.4.0', '@modelcontextprotocol/sdk': '1.32.2' },
+  packages: { '@modelcontextprotocol/client': '2.4.0', '@modelcontextprotocol/sdk': '1.32.2', '@modelcontextprotocol/server': '2.4.0' },
   integrity: { '@modelcontextprotocol/sdk': 'sha512-AAAA' },
 };
