@@ -1,7 +1,6 @@
 // The suite's one run of the pinned clients (audit + extended matrix, made by test/global-setup.ts), and
-// one matrix's part of it as the result that matrix alone gives (the split `--matrix all` makes).
+// one matrix's part of it.
 import { inject } from 'vitest';
-import { resultFor } from '../../probe/commands/audit.ts';
 import type { Environment, Expected, Matrix, ResultFile } from '../../probe/core/domain.ts';
 import { judge } from '../../probe/core/judge.ts';
 
@@ -9,10 +8,32 @@ export function pinnedRun() {
   return inject('pinnedRun');
 }
 
-/** One matrix's part of the pinned run (a fresh copy); with `environment`, that block instead of this machine's. */
+/**
+ * One matrix's part of the pinned run (a fresh copy): its name, its cases, their summary and the lint
+ * findings of their shapes (a shape both matrices use is linted as the audit states it); with
+ * `environment`, that block instead of this machine's.
+ */
 export function pinnedPart(matrix: Matrix, environment?: Environment): ResultFile {
-  const part = structuredClone(resultFor(pinnedRun().result, matrix, new Set(matrix.scenarios.map((s) => s.id))));
-  return environment ? { ...part, environment } : part;
+  const run = pinnedRun().result;
+  const ids = new Set(matrix.scenarios.map((s) => s.id));
+  const cases = run.cases.filter((c) => ids.has(c.id));
+  const shapes = new Set(cases.map((c) => c.shape));
+  const part: ResultFile = {
+    ...run,
+    matrix: { name: matrix.name, title: matrix.title, source: matrix.source },
+    ...(environment && { environment }),
+    cases,
+    summary: summary(cases),
+    ...(run.lint && { lint: Object.fromEntries(Object.entries(run.lint).filter(([shape]) => shapes.has(shape))) }),
+  };
+  return structuredClone(part);
+}
+
+function summary(cases: ResultFile['cases']): ResultFile['summary'] {
+  const passed = cases.filter((c) => c.verdict === 'pass').length;
+  const failed = cases.filter((c) => c.verdict === 'fail').length;
+  const unjudged = cases.length - passed - failed;
+  return unjudged > 0 ? { passed, failed, unjudged } : { passed, failed };
 }
 
 /** The same observations judged against other expectations (what runMatrix gives for those expectations). */
@@ -21,8 +42,5 @@ export function rejudged(result: ResultFile, expectations: Record<string, Expect
     const expected = expectations[record.id];
     return expected ? { ...record, expected, ...judge(expected, record.observed) } : record;
   });
-  const passed = cases.filter((c) => c.verdict === 'pass').length;
-  const failed = cases.filter((c) => c.verdict === 'fail').length;
-  const unjudged = cases.length - passed - failed;
-  return { ...result, cases, summary: unjudged > 0 ? { passed, failed, unjudged } : { passed, failed } };
+  return { ...result, cases, summary: summary(cases) };
 }
