@@ -1,10 +1,14 @@
-// The shipped command end to end: real process, real SDKs, files in a temporary folder.
+// The whole CLI in-process through main(argv, io) (test/helpers/main.ts): usage, validation, exit codes,
+// recorded comparisons, with real SDKs and files in a temporary folder. The shipped command as a real
+// process is test/launch.test.ts.
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ResultFileSchema } from '../probe/core/domain.ts';
-import { RECORDED, ROOT, runCli } from './helpers/cli.ts';
+import { RECORDED, ROOT } from './helpers/cli.ts';
+import { runMain } from './helpers/main.ts';
+import { TEST_PROJECT } from './helpers/test-project.ts';
 import { expectValidResult } from './helpers/schema.ts';
 
 let dir: string;
@@ -24,23 +28,7 @@ function tamper(mutate: (json: { cases: { id: string; observed: Record<string, u
 }
 
 describe('mcp-sdk-probe', () => {
-  it('reproduces the audit: 13 passed, matches the committed recorded result, exit 0', async () => {
-    const run = await runCli(['--recorded', recorded, '--out', out]);
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain('Compared with');
-    expect(run.stdout).toContain('13 matched');
-    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('13 passed, 0 failed');
-    // The written case data is the recorded case data, byte for byte (environment aside).
-    const written = JSON.parse(readFileSync(out, 'utf8'));
-    const committed = JSON.parse(readFileSync(RECORDED, 'utf8'));
-    expect(JSON.stringify(written.cases, null, 2)).toBe(JSON.stringify(committed.cases, null, 2));
-  });
 
-  it('prints no colour when stdout is not a terminal', async () => {
-    const run = await runCli(['--recorded', recorded, '--out', out, '--case', 'v1/cold/*']);
-    expect(run.stdout).not.toMatch(/\u001b\[/);
-  });
 
   it('exits 1 and names the case when the recorded observation differs', async () => {
     tamper((json) => {
@@ -53,7 +41,7 @@ describe('mcp-sdk-probe', () => {
         serverSent: 'as-scenario',
       };
     });
-    const run = await runCli(['--recorded', recorded, '--out', out]);
+    const run = await runMain(['--recorded', recorded, '--out', out]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('12 matched, 1 changed');
     expect(run.stdout).toMatch(/changed v1\/warm\/error-off-schema\n\s+observed: returned isError structuredContent \{"error":"unavailable"\} → rejected McpError -32602/);
@@ -65,13 +53,13 @@ describe('mcp-sdk-probe', () => {
     tamper((json) => {
       json.cases.push({ ...json.cases[0]!, id: 'v1/warm/retired-shape' });
     });
-    const run = await runCli(['--recorded', recorded, '--out', out]);
+    const run = await runMain(['--recorded', recorded, '--out', out]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('stale (recorded, no such case any more) v1/warm/retired-shape');
   });
 
   it('exits 1 when there is no recorded result, and says how to make one', async () => {
-    const run = await runCli(['--recorded', join(dir, 'none.json'), '--out', out]);
+    const run = await runMain(['--recorded', join(dir, 'none.json'), '--out', out]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('every case is new. Record one with --update.');
   });
@@ -87,7 +75,7 @@ describe('mcp-sdk-probe', () => {
     const before = readFileSync(recorded);
     const mtime = statSync(recorded).mtimeMs;
 
-    const run = await runCli(['--recorded', recorded, '--out', out, '--update']);
+    const run = await runMain(['--recorded', recorded, '--out', out, '--update']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -108,7 +96,7 @@ describe('mcp-sdk-probe', () => {
     [['--matrix', 'everything'], /--matrix everything: expected one of audit, extended, all/],
     [['--matrix', 'all', '--recorded', 'x.json'], /--recorded names one file; with --matrix all each matrix is compared with its own/],
   ])('exits 2 with a one-line message on bad usage: %j', async (args, message) => {
-    const run = await runCli([...args, '--recorded', recorded, '--out', out]);
+    const run = await runMain([...args, '--recorded', recorded, '--out', out]);
     expect(run.code).toBe(2);
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(message);
@@ -118,7 +106,7 @@ describe('mcp-sdk-probe', () => {
   it('refuses --update in CI and keeps the recorded file', async () => {
     tamper((json) => Object.assign(json.cases[0]!.observed, { isError: true }));
     const before = readFileSync(recorded);
-    const run = await runCli(['--recorded', recorded, '--out', out, '--update'], { CI: 'true' });
+    const run = await runMain(['--recorded', recorded, '--out', out, '--update'], { env: { CI: 'true' } });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--update .* refused when CI is set/);
     expect(readFileSync(recorded)).toEqual(before);
@@ -126,17 +114,17 @@ describe('mcp-sdk-probe', () => {
 
   it('--update rewrites the recorded result from the run, which then matches', async () => {
     tamper((json) => Object.assign(json.cases[0]!.observed, { isError: true }));
-    const update = await runCli(['--recorded', recorded, '--out', out, '--update']);
+    const update = await runMain(['--recorded', recorded, '--out', out, '--update']);
     expect(update.code).toBe(0);
     expect(update.stdout).toContain('Recorded result rewritten');
     expect(update.stdout).toContain('changed v1/warm/conforming-success');
     expect(readFileSync(recorded, 'utf8')).toBe(readFileSync(out, 'utf8'));
-    const again = await runCli(['--recorded', recorded, '--out', out]);
+    const again = await runMain(['--recorded', recorded, '--out', out]);
     expect(again.code).toBe(0);
   });
 
   it('--json prints a valid result file to stdout', async () => {
-    const run = await runCli(['--json', '--recorded', recorded, '--out', out]);
+    const run = await runMain(['--json', '--recorded', recorded, '--out', out]);
     expect(run.code).toBe(0);
     const result = ResultFileSchema.parse(JSON.parse(run.stdout));
     expectValidResult(run.stdout);
@@ -144,10 +132,11 @@ describe('mcp-sdk-probe', () => {
     expect(run.stdout).toBe(readFileSync(out, 'utf8'));
     expect(run.stdout.endsWith('}\n')).toBe(true);
     expect(run.stdout).not.toContain(ROOT);
+    expect(run.stdout).not.toContain(TEST_PROJECT);
   });
 
   it('--case runs a subset; unselected recorded cases are unchecked, not failures', async () => {
-    const run = await runCli(['--case', 'v2/*', '--case', 'cold', '--recorded', recorded, '--out', out]);
+    const run = await runMain(['--case', 'v2/*', '--case', 'cold', '--recorded', recorded, '--out', out]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('7 matched, 6 unchecked');
     expect(run.stdout).toContain('7 passed, 0 failed');
@@ -163,21 +152,19 @@ describe('mcp-sdk-probe', () => {
   });
 
   it('--matrix all runs the audit and the extended matrix, each against its own recorded result', async () => {
-    const run = await runCli(['--matrix', 'all', '--out', out]);
+    // Two cases, one of each matrix: every case of both runs once per suite, in test/global-setup.ts
+    // (audit.test.ts and extended.test.ts compare that run with both recorded results). This checks what
+    // the CLI adds: both matrices in one run, each compared with its own recorded file, one report.
+    const run = await runMain(['--matrix', 'all', '--case', 'v1/warm/error-off-schema', '--case', 'v1/warm/fault-close-mid-call', '--out', out]);
+    expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/Compared with results\/recorded\.json and results\/recorded-extended\.json: \d+ matched\n/);
+    const unchecked = JSON.parse(readFileSync(RECORDED, 'utf8')).cases.length + JSON.parse(readFileSync(join(ROOT, 'results', 'recorded-extended.json'), 'utf8')).cases.length - 2;
+    expect(run.stdout).toContain(`Compared with results/recorded.json and results/recorded-extended.json: 2 matched, ${unchecked} unchecked\n`);
     expect(run.stdout).toContain('family: faults');
     const result = ResultFileSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(result.matrix.name).toBe('all');
-    expect(result.summary.failed).toBe(0);
-    expect(result.cases.length).toBeGreaterThan(100);
+    expect(result.summary).toEqual({ passed: 2, failed: 0 });
+    expect(result.cases.map((c) => c.id)).toEqual(['v1/warm/error-off-schema', 'v1/warm/fault-close-mid-call']);
   });
 
-  it('--help describes every flag and exits 0', async () => {
-    const run = await runCli(['--help']);
-    expect(run.code).toBe(0);
-    for (const flag of ['--json', '--format', '--out', '--case', '--timeout', '--recorded', '--update', '--matrix', '--scenarios', '--v1', '--v2']) {
-      expect(run.stdout).toContain(flag);
-    }
-  });
 });

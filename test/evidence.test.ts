@@ -4,15 +4,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { marked } from 'marked';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { compareWithRecorded } from '../probe/core/compare.ts';
 import type { ResultFile } from '../probe/core/domain.ts';
 import { FIXED_ENVIRONMENT } from './fixtures.ts';
 import { renderJunit, xmlEscape } from '../probe/render/junit.ts';
 import { renderMarkdown } from '../probe/render/markdown.ts';
-import { runMatrix } from '../probe/engine/run.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
+import { pinnedPart, rejudged } from './helpers/pinned-run.ts';
 
 const environment = FIXED_ENVIRONMENT;
 const context = {
@@ -28,16 +28,10 @@ async function validJunit(xml: string): Promise<{ valid: boolean; errors: string
   return { valid: result.valid, errors: result.errors.map((e) => e.message) };
 }
 
-let passing: ResultFile;
-let failing: ResultFile;
-beforeAll(async () => {
-  passing = await runMatrix(auditMatrix, auditMatrix.scenarios, { environment });
-  // What a user sees when v2 starts validating isError results the way v1 does.
-  const flipped = auditMatrix.scenarios.map((s) =>
-    s.id === 'v2/warm/error-off-schema' ? { ...s, expected: { outcome: 'rejected' as const, code: -32602 } } : s,
-  );
-  failing = await runMatrix({ ...auditMatrix, scenarios: flipped }, flipped, { environment });
-});
+// The suite's one run of the audit (test/global-setup.ts), with a fixed environment block.
+const passing: ResultFile = pinnedPart(auditMatrix, environment);
+// What a user sees when v2 starts validating isError results the way v1 does.
+const failing: ResultFile = rejudged(passing, { 'v2/warm/error-off-schema': { outcome: 'rejected', code: -32602 } });
 
 describe('Markdown evidence', () => {
   it('matches the golden file for the audit', async () => {

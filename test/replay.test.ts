@@ -1,4 +1,5 @@
-// Replay: both capture forms, parsed offline and run end to end against the real clients.
+// Replay: both capture forms, parsed offline and run end to end against the real clients (the CLI
+// in-process, test/helpers/main.ts).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCapture } from '../probe/io/capture.ts';
 import { ResultFileSchema } from '../probe/core/domain.ts';
 import { InputError } from '../probe/core/errors.ts';
-import { ROOT, runCli } from './helpers/cli.ts';
+import { ROOT } from './helpers/cli.ts';
+import { runMain } from './helpers/main.ts';
+import { TEST_RESULTS } from './helpers/test-project.ts';
 import { expectValidResult } from './helpers/schema.ts';
 
 const PAIR = join(ROOT, 'scenarios', 'captures', 'error-with-structured-content.json');
@@ -52,7 +55,7 @@ describe('parseCapture', () => {
 
 describe('mcp-sdk-probe replay', () => {
   it('replays a { tool, result } capture through every client and discovery mode', async () => {
-    const run = await runCli(['replay', PAIR, '--json', '--out', join(dir, 'pair.json')]);
+    const run = await runMain(['replay', PAIR, '--json', '--out', join(dir, 'pair.json')]);
     expect(run.code).toBe(0);
     expectValidResult(run.stdout);
     const replayed = ResultFileSchema.parse(JSON.parse(run.stdout));
@@ -74,17 +77,17 @@ describe('mcp-sdk-probe replay', () => {
 
   it('replays logged JSON-RPC messages and judges --expect, later rules winning', async () => {
     const args = ['replay', MESSAGES, '--expect', 'rejected:-32602', '--expect', '*/cold=returned', '--out', join(dir, 'messages.json')];
-    const pass = await runCli(args);
+    const pass = await runMain(args);
     expect(pass.code).toBe(0);
     expect(pass.stdout).toContain('4 passed, 0 failed');
     expect(pass.stdout).toContain('/temperatureC must be number');
-    const fail = await runCli([...args, '--expect', 'v2/warm=returned']);
+    const fail = await runMain([...args, '--expect', 'v2/warm=returned']);
     expect(fail.code).toBe(1);
     expect(fail.stdout).toContain('✗ v2/warm/logged-jsonrpc-messages: expected returned, observed rejected -32602');
   });
 
   it('writes Markdown evidence that carries the capture, so a maintainer can replay it', async () => {
-    const run = await runCli(['replay', MESSAGES, '--format', 'markdown', '--out', join(dir, 'evidence.md')]);
+    const run = await runMain(['replay', MESSAGES, '--format', 'markdown', '--out', join(dir, 'evidence.md')]);
     expect(run.code).toBe(0);
     const markdown = readFileSync(join(dir, 'evidence.md'), 'utf8');
     expect(markdown).toContain('npx mcp-sdk-probe replay capture.json --format markdown');
@@ -96,10 +99,13 @@ describe('mcp-sdk-probe replay', () => {
   });
 
   it('writes Markdown evidence to a file when --out is given', async () => {
-    const run = await runCli(['replay', PAIR, '--format', 'markdown', '--out', join(dir, 'unused.json')]);
+    const run = await runMain(['replay', PAIR, '--format', 'markdown', '--out', join(dir, 'unused.json')]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('Markdown evidence written to');
+    // The result JSON still goes to the default path (results/replay-latest.json), here the temporary
+    // stand-in for results/ (test/helpers/isolate-results.ts).
+    expect(ResultFileSchema.parse(JSON.parse(readFileSync(join(TEST_RESULTS, 'replay-latest.json'), 'utf8'))).cases).toHaveLength(4);
   });
 
   it.each([
@@ -108,7 +114,7 @@ describe('mcp-sdk-probe replay', () => {
     ['an --expect pattern matching nothing', ['replay', PAIR, '--expect', 'v3/*=returned'], /--expect v3\/\*=returned: the pattern matches no case/],
     ['an empty --expect pattern', ['replay', PAIR, '--expect', '=returned'], /nothing before '='/],
   ])('exits 2 on %s', async (_name, args, message) => {
-    const run = await runCli([...args, '--out', join(dir, 'x.json')]);
+    const run = await runMain([...args, '--out', join(dir, 'x.json')]);
     expect(run.code).toBe(2);
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(message);
@@ -117,7 +123,7 @@ describe('mcp-sdk-probe replay', () => {
   it('exits 2 on a malformed capture and names the field', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ tool: { name: 't', inputSchema: 'object' }, result }));
-    const run = await runCli(['replay', bad, '--out', join(dir, 'x.json')]);
+    const run = await runMain(['replay', bad, '--out', join(dir, 'x.json')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/bad\.json: not a valid replay capture: tool\.inputSchema: /);
   });

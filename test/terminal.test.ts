@@ -1,22 +1,20 @@
 // Golden files for the terminal report (colour off, a fixed environment block: what varies between
 // machines is kept out so the golden compares only what the probe says). vitest never writes a missing
 // golden in CI, so a golden cannot be silently created there.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isCi, wantsColour } from '../probe/commands/cli.ts';
 import { compareWithRecorded } from '../probe/core/compare.ts';
 import type { ResultFile } from '../probe/core/domain.ts';
 import { FIXED_ENVIRONMENT } from './fixtures.ts';
 import { renderTerminalReport } from '../probe/render/terminal.ts';
-import { runMatrix } from '../probe/engine/run.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
+import { pinnedPart, rejudged } from './helpers/pinned-run.ts';
 
 const environment = FIXED_ENVIRONMENT;
 
 describe('terminal report', () => {
-  let result: ResultFile;
-  beforeAll(async () => {
-    result = await runMatrix(auditMatrix, auditMatrix.scenarios, { environment });
-  });
+  // The suite's one run of the audit (test/global-setup.ts), with a fixed environment block.
+  const result: ResultFile = pinnedPart(auditMatrix, environment);
 
   it('renders the passing audit', async () => {
     const report = renderTerminalReport({
@@ -31,10 +29,7 @@ describe('terminal report', () => {
 
   it('renders failures and changes', async () => {
     // What a user sees when v2 starts validating isError results the way v1 does.
-    const flipped = auditMatrix.scenarios.map((s) =>
-      s.id === 'v2/warm/error-off-schema' ? { ...s, expected: { outcome: 'rejected' as const, code: -32602 } } : s,
-    );
-    const failing = await runMatrix({ ...auditMatrix, scenarios: flipped }, flipped, { environment });
+    const failing = rejudged(result, { 'v2/warm/error-off-schema': { outcome: 'rejected', code: -32602 } });
     const recorded = { ...result, cases: result.cases.filter((c) => c.id !== 'v1/cold/error-off-schema') };
     const report = renderTerminalReport({
       result: failing,

@@ -1,10 +1,12 @@
-// --scenarios DIR: user-written JSON and TypeScript scenarios beside the built-in matrix.
+// --scenarios DIR: user-written JSON and TypeScript scenarios beside the built-in matrix (the CLI
+// in-process, test/helpers/main.ts).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ResultFileSchema } from '../probe/core/domain.ts';
-import { ROOT, runCli } from './helpers/cli.ts';
+import { ROOT } from './helpers/cli.ts';
+import { runMain } from './helpers/main.ts';
 import { expectValidResult } from './helpers/schema.ts';
 
 const EXAMPLES = join(ROOT, 'scenarios', 'examples');
@@ -21,7 +23,7 @@ function folder(files: Record<string, string>): string {
 describe('--scenarios', () => {
   it('runs the shipped example scenarios (JSON and TypeScript) beside the audit, which still matches its record', async () => {
     const dir = folder({});
-    const run = await runCli(['--scenarios', EXAMPLES, '--json', '--out', join(dir, 'out.json')]);
+    const run = await runMain(['--scenarios', EXAMPLES, '--json', '--out', join(dir, 'out.json')]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expectValidResult(run.stdout);
@@ -40,7 +42,7 @@ describe('--scenarios', () => {
 
   it('judges user expectations: a wrong one fails the run', async () => {
     const dir = folder({ 'mine.json': JSON.stringify({ ...scenario, expected: { 'v1/warm': 'returned' } }) });
-    const run = await runCli(['--scenarios', join(dir, 'in'), '--out', join(dir, 'out.json')]);
+    const run = await runMain(['--scenarios', join(dir, 'in'), '--out', join(dir, 'out.json')]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('✗ v1/warm/mine: expected returned, observed rejected -32602');
     expect(run.stdout).toContain('Compared with results/recorded.json: 13 matched');
@@ -60,7 +62,7 @@ describe('--scenarios', () => {
     ['an empty folder', {}, /--scenarios .*: no \.json or \.ts scenario files in it/],
   ])('exits 2 before running anything on %s', async (_name, files, message) => {
     const dir = folder(files);
-    const run = await runCli(['--scenarios', join(dir, 'in'), '--out', join(dir, 'out.json')]);
+    const run = await runMain(['--scenarios', join(dir, 'in'), '--out', join(dir, 'out.json')]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);

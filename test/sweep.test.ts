@@ -1,0 +1,113 @@
+// The sweep and merge commands without the npm registry: the pinned clients (resolved from the project's
+// own install), local package folders, and a release cache whose version lists are fixed
+// (test/helpers/offline-registry.ts), with the registry unreachable. Sweeps over other published
+// releases, which must be installed, are in test/releases/ (`npm run test:releases`).
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SweepResultSchema } from '../probe/sweep/model.ts';
+import { RECORDED, ROOT } from './helpers/cli.ts';
+import { runMain } from './helpers/main.ts';
+import { seededCache, UNREACHABLE_REGISTRY } from './helpers/offline-registry.ts';
+
+let dir: string;
+let env: Record<string, string>;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-sweep-'));
+  env = { MCP_SDK_PROBE_CACHE: seededCache() };
+  // The probe runs `npm view` with this process's environment.
+  vi.stubEnv('npm_config_registry', UNREACHABLE_REGISTRY);
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
+
+const sweep = (args: string[], extra: Record<string, string> = {}) => runMain(args, { env: { ...env, ...extra } });
+
+describe('sweep without the registry', () => {
+  it('writes NDJSON: one line per release × case, then change points and a summary', async () => {
+    const run = await sweep(['merge', '--help']);
+    expect(run.code).toBe(0);
+    const nd = await sweep(['sweep', '--v2', '2.4.0', '--ndjson', '--out', join(dir, 'nd.json'), '--baseline', join(dir, 'none.json')]);
+    expect(nd.code).toBe(0);
+    const records = nd.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string });
+    expect(records.map((r) => r.type)).toEqual([...Array(6).fill('case'), 'summary']);
+  });
+
+  it('records a release that cannot load as a failed release, and goes on with the rest', async () => {
+    const broken = join(dir, 'broken-sdk');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'package.json'), JSON.stringify({ name: '@modelcontextprotocol/sdk', version: '9.9.9', type: 'module', exports: { './*': './dist/*' } }));
+    const run = await sweep(['sweep', '--v1', broken, '--v2', '2.4.0', '--out', join(dir, 'broken.json'), '--baseline', join(dir, 'none.json')]);
+    const result = SweepResultSchema.parse(JSON.parse(readFileSync(join(dir, 'broken.json'), 'utf8')));
+    const [v1, v2] = result.releases;
+    // The release failed, not the sweep: the broken v1 build is recorded as failed at the load stage...
+    expect(v1).toMatchObject({ status: 'failed', stage: 'load', release: { version: '9.9.9', source: 'folder', integrity: null } });
+    expect(v1?.release.label).toMatch(/^9\.9\.9\+local\.[0-9a-f]{8}$/);
+    // ...and the other release still ran.
+    expect(v2).toMatchObject({ status: 'ran', release: { label: '2.4.0' } });
+    expect(result.summary).toMatchObject({ releases: 2, failedReleases: 1 });
+    // The report says so.
+    expect(run.stdout).toContain('2 releases swept, 1 did not run');
+    // The exit code is 0, as the probe defines it today: a sweep's exit code counts only differences from
+    // the recorded sweep baseline (none here: every release is new) and, for a range ending at latest,
+    // the newest release against the pinned client (not asked for here) (probe/sweep/gates.ts
+    // sweepExitCode). A failed release does not by itself fail the sweep; it is in the result above.
+    expect(run.code).toBe(0);
+  });
+
+  it('runs an unreleased build from a package folder, in place', async () => {
+    const folder = join(ROOT, 'node_modules', '@modelcontextprotocol', 'client');
+    const run = await sweep(['sweep', '--v2', folder, '--json', '--out', join(dir, 'folder.json'), '--baseline', join(dir, 'none.json')]);
+    expect(run.code).toBe(0);
+    const [release] = SweepResultSchema.parse(JSON.parse(run.stdout)).releases;
+    expect(release).toMatchObject({ status: 'ran', release: { source: 'folder', version: '2.4.0', integrity: null } });
+    expect(release?.status === 'ran' && release.cases.every((c) => c.verdict === 'pass')).toBe(true);
+  });
+
+  it('exits 1 when the newest release behaves differently from the pinned one', async () => {
+    // `latest` resolves against the cached version list (the registry is unreachable), in which the
+    // newest v2 release is the pinned 2.4.0: the gate compares it with the recorded pinned result, here
+    // the committed one and a tampered copy (both sweeps at once: each waits on npm's retry).
+    const recorded = join(dir, 'recorded.json');
+    copyFileSync(RECORDED, recorded);
+    const tampered = join(dir, 'tampered.json');
+    const json = JSON.parse(readFileSync(RECORDED, 'utf8'));
+    const record = json.cases.find((c: { id: string }) => c.id === 'v2/warm/error-off-schema');
+    record.observed = { outcome: 'rejected', error: { name: 'ProtocolError', code: -32602, message: 'm' }, serverSent: 'as-scenario' };
+    writeFileSync(tampered, JSON.stringify(json));
+    const gate = (file: string, out: string) =>
+      sweep(['sweep', '--v2', 'latest', '--recorded', file, '--out', join(dir, out), '--baseline', join(dir, 'none.json')]);
+    const [same, differs] = await Promise.all([gate(recorded, 'same.json'), gate(tampered, 'differs.json')]);
+    expect(same.stderr).toContain('@modelcontextprotocol/client: registry unreachable');
+    expect(same.stderr).toContain('resolving against the cached version list');
+    expect(same.code).toBe(0);
+    expect(same.stdout).toContain('Newest v2 release v2@2.4.0 behaves as the pinned @modelcontextprotocol/client@2.4.0 in every case');
+    expect(differs.code).toBe(1);
+    expect(differs.stdout).toMatch(/Newest v2 release v2@2\.4\.0 behaves differently from the pinned .*:\n\s+v2\/warm\/error-off-schema: rejected -32602 → returned isError/);
+  });
+
+
+  // Concurrent: the ones that resolve a version wait on npm's retry against the unreachable registry.
+  it.concurrent.for([
+    [['--v1', '1.19.0'], /--v1 1\.19\.0: @modelcontextprotocol\/sdk has no published release 1\.19\.0; nearest: 1\.18\.1, 1\.18\.2, 1\.19\.1, 1\.20\.0/],
+    [['sweep', '--v2', '2.5.0..latest'], /--v2 2\.5\.0\.\.latest: the range runs backwards|no published release in that range/],
+    [['--v1', '1.10.0..1.11.0'], /names 4 releases; the audit runs one per line \(use the sweep command for ranges\)/],
+    [['sweep'], /sweep needs --v1 and\/or --v2/],
+    [['sweep', '--v1', 'latest', '--json', '--ndjson'], /--json and --ndjson both print to stdout/],
+    [['sweep', '--v1', 'latest', '--shard', '3/2'], /--shard 3\/2: expected i\/n/],
+    [['sweep', '--v1', './no-such-folder'], /--v1 .*no-such-folder: no such file or folder/],
+  ] as const)('usage errors exit 2 with one line: %j', async ([args, message], { expect }) => {
+    const run = await sweep([...args, '--out', join(dir, 'x.json')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trimEnd().split('\n').filter((l) => l.startsWith('mcp-sdk-probe:'))).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+  });
+
+  it('refuses to update the sweep baseline in CI', async () => {
+    const run = await sweep(['sweep', '--v2', '2.4.0', '--update', '--baseline', join(dir, 'ci.json'), '--out', join(dir, 'x.json')], { CI: 'true' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--update rewrites the sweep baseline and is refused when CI is set');
+  });
+});
