@@ -66,7 +66,7 @@ describe('mcp-sdk-probe', () => {
 
   it.each([
     ['not JSON', '{"schemaVersion": 1,', /recorded\.json: not valid JSON/],
-    ['wrong schema version', null, /recorded\.json: not a valid result file: schemaVersion: /],
+    ['wrong schema version', null, /recorded\.json: a result file of format 99; this probe reads format 2/],
     ['unknown outcome', null, /recorded\.json: not a valid result file: cases\[2\]\.observed\.outcome: /],
   ])('exits 2 on a malformed recorded file (%s) and leaves it untouched', async (name, text, message) => {
     if (text !== null) writeFileSync(recorded, text);

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCapture } from '../probe/io/capture.ts';
 import { ResultFileSchema } from '../probe/core/domain.ts';
 import { InputError } from '../probe/core/errors.ts';
+import { HARNESS } from '../probe/core/harness.ts';
 import { ROOT } from './helpers/cli.ts';
 import { runMain } from './helpers/main.ts';
 import { TEST_RESULTS } from './helpers/test-project.ts';
@@ -90,7 +91,7 @@ describe('mcp-sdk-probe replay', () => {
     const run = await runMain(['replay', MESSAGES, '--format', 'markdown', '--out', join(dir, 'evidence.md')]);
     expect(run.code).toBe(0);
     const markdown = readFileSync(join(dir, 'evidence.md'), 'utf8');
-    expect(markdown).toContain('npx mcp-sdk-probe replay capture.json --format markdown');
+    expect(markdown).toContain(`npx --yes mcp-sdk-probe@${HARNESS.version} replay capture.json --format markdown`);
     const block = /Save the replayed tool and result as `capture.json`:\n\n```json\n([\s\S]*?)\n```/.exec(markdown)?.[1];
     const original = parseCapture(JSON.parse(readFileSync(MESSAGES, 'utf8')), MESSAGES);
     expect(parseCapture(JSON.parse(block!), 'capture.json')).toEqual({ ...original, shape: 'capture' });

@@ -31,7 +31,7 @@ describe('results/schema.json', () => {
     ['an unknown outcome', (r: Record<string, any>) => (r.cases[0].observed.outcome = 'exploded')],
     ['a missing verdict', (r: Record<string, any>) => delete r.cases[0].verdict],
     ['an extra top-level key', (r: Record<string, any>) => (r.timestamp = '2026-11-29')],
-    ['a wrong schema version', (r: Record<string, any>) => (r.schemaVersion = 2)],
+    ['a wrong schema version', (r: Record<string, any>) => (r.schemaVersion = 1)],
   ])('rejects %s', (_name, mutate) => {
     const json = JSON.parse(serializeResult(fresh));
     mutate(json);

@@ -75,7 +75,7 @@ describe('sweep without the registry', () => {
     const tampered = join(dir, 'tampered.json');
     const json = JSON.parse(readFileSync(RECORDED, 'utf8'));
     const record = json.cases.find((c: { id: string }) => c.id === 'v2/warm/error-off-schema');
-    record.observed = { outcome: 'rejected', error: { name: 'ProtocolError', code: -32602, message: 'm' }, serverSent: 'as-scenario' };
+    record.observed = { outcome: 'rejected', error: { name: 'ProtocolError', code: -32602, message: 'm' }, by: 'client-output-schema', serverSent: 'as-scenario' };
     writeFileSync(tampered, JSON.stringify(json));
     const gate = (file: string, out: string) =>
       sweep(['sweep', '--v2', 'latest', '--recorded', file, '--out', join(dir, out), '--baseline', join(dir, 'none.json')]);

@@ -86,7 +86,7 @@ export type RecordedRead = { readonly kind: 'found'; readonly result: ResultFile
 /**
  * Reads a recorded result; a file that exists but is not a valid result is an InputError naming it.
  * `replacing`: the caller is about to record this file again (--update), so a file of an older format
- * is as good as none rather than an error.
+ * is as good as none rather than an error (anything else wrong with it still stops the run).
  */
 export function readRecordedResult(path: string, options: { readonly replacing?: boolean } = {}): RecordedRead {
   let text: string;
@@ -97,7 +97,9 @@ export function readRecordedResult(path: string, options: { readonly replacing?:
     if (code === 'ENOENT') return { kind: 'missing' };
     throw new InputError(`${path}: cannot read the recorded result (${code ?? String(error)})`);
   }
-  if (options.replacing && formatOf(text) !== RESULT_SCHEMA_VERSION) return { kind: 'missing' };
+  // Only an older format gives way: a file that is not JSON, or of a newer format, is not ours to replace.
+  const format = formatOf(text);
+  if (options.replacing && typeof format === 'number' && format < RESULT_SCHEMA_VERSION) return { kind: 'missing' };
   return { kind: 'found', result: parseResultText(text, path) };
 }
 
