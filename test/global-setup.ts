@@ -1,8 +1,8 @@
 // Runs before any test file, once per `vitest run`:
 // 1. builds dist/ (the shipped command's bundle, the sweep worker, the stdio fixture's child), which the
 //    real-process tests, the sweep and the stdio transport cases load;
-// 2. runs the audit and the extended matrix once, together as `--matrix all` combines them, against the
-//    real pinned SDKs, and hands the result to the test files with provide/inject
+// 2. runs the audit and the extended matrix once each, on their own as the CLI runs them, against the
+//    real pinned SDKs, and hands the results to the test files with provide/inject
 //    (test/helpers/pinned-run.ts). Every test of what the pinned clients do reads this one run, so each
 //    of those cases runs once per suite, whichever worker a file lands in (the extended matrix alone takes
 //    ~10 s). The result is handed over in memory, not as a result file: the files sort payload keys, and
@@ -11,11 +11,13 @@ import type { TestProject } from 'vitest/node';
 import { buildCli, bundleIsFresh, sourceStamp } from '../probe/bin/build.mjs';
 import type { ResultFile } from '../probe/core/domain.ts';
 import { runMatrix } from '../probe/engine/run.ts';
+import { captureEnvironment } from '../probe/io/environment.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
 import { extendedMatrix } from '../scenarios/extended/index.ts';
 
 export interface PinnedRun {
-  readonly result: ResultFile;
+  /** Each built-in matrix's result, as `--matrix audit` / `--matrix extended` would write it. */
+  readonly results: { readonly audit: ResultFile; readonly extended: ResultFile };
   /** Handles of the kinds a leaked server or child would leave, just before and just after the run. */
   readonly handles: { readonly before: string[]; readonly after: string[] };
 }
@@ -33,16 +35,13 @@ export default async function setup(project: TestProject): Promise<void> {
   const stamp = sourceStamp();
   if (!bundleIsFresh(stamp)) await buildCli(stamp);
 
-  const matrices = [auditMatrix, extendedMatrix];
-  const all = {
-    name: 'all',
-    title: matrices.map((m) => m.title).join(' + '),
-    source: matrices.map((m) => m.source).join('; '),
-    scenarios: matrices.flatMap((m) => m.scenarios),
-  };
   const before = openHandles();
-  const result = await runMatrix(all, all.scenarios);
+  const environment = captureEnvironment();
+  const results = {
+    audit: await runMatrix(auditMatrix, auditMatrix.scenarios, { environment }),
+    extended: await runMatrix(extendedMatrix, extendedMatrix.scenarios, { environment }),
+  };
   // Let closed handles finish closing.
   await new Promise((resolve) => setTimeout(resolve, 50));
-  project.provide('pinnedRun', { result, handles: { before, after: openHandles() } });
+  project.provide('pinnedRun', { results, handles: { before, after: openHandles() } });
 }

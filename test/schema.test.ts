@@ -24,7 +24,7 @@ describe('results/schema.json', () => {
     expectValidResult(readFileSync(join(ROOT, 'results', 'recorded.json'), 'utf8'));
     expectValidResult(serializeResult(fresh));
     // The whole run, audit and extended cases.
-    expectValidResult(serializeResult(pinnedRun().result));
+    expectValidResult(serializeResult(pinnedRun().results.extended));
   });
 
   it.each([

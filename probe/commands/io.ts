@@ -1,6 +1,6 @@
 // What every command shares: the process's streams and environment (injected, so tests can drive the
 // CLI in-process), project paths, colour and CI detection.
-import { isAbsolute, relative, resolve } from 'node:path';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { styleText } from 'node:util';
 import { PROJECT_ROOT } from '../io/project.ts';
 import { defaultCacheDir } from '../releases/cache.ts';
@@ -45,10 +45,17 @@ export function paintFor(io: CliIo): Paint {
   return wantsColour(io) ? COLOUR : NO_COLOUR;
 }
 
-/** Relative to the working folder when inside it, so reports read the same on every machine. */
+/**
+ * A path as every report names it (reports are pasted into bug reports and read on other machines):
+ * relative to the working folder or the project when inside them, else only its file name. Never a path
+ * of this machine. (Error messages name files in full: they are for the person at this machine.)
+ */
 export function displayPath(path: string, cwd: string): string {
-  const shown = relative(cwd, path);
-  return shown && !shown.startsWith('..') && !isAbsolute(shown) ? shown : path;
+  for (const base of [cwd, PROJECT_ROOT]) {
+    const shown = relative(base, path);
+    if (shown && !shown.startsWith('..') && !isAbsolute(shown)) return shown.split(sep).join('/');
+  }
+  return basename(path);
 }
 
 export function resolveFrom(io: CliIo, path: string | undefined, fallback: string): string {

@@ -1,6 +1,7 @@
 // A self-contained Markdown evidence document for a bug report: the table, every case's tool, sent
 // result and client outcome in <details>, what the rules say about each result, the comparison with the
 // recorded result, the environment and the commands that reproduce it. GitHub-flavoured Markdown.
+import { basename, isAbsolute } from 'node:path';
 import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, Finding, ResultFile } from '../core/domain.ts';
 import { splitClientPackage } from '../core/release.ts';
@@ -198,6 +199,8 @@ function reproduceSection(result: ResultFile, context: EvidenceContext): string[
   const replayed = result.matrix.name === 'replay' && args[0] === 'replay' ? result.cases[0] : undefined;
   // A replay's capture is the user's own file: the document carries it, so the command names a copy.
   if (replayed) args = ['replay', 'capture.json', ...args.slice(2)];
+  // A path of this machine means nothing to the reader: name the file only.
+  args = args.map((a) => (isAbsolute(a) ? basename(a) : a));
   const quoted = args.map((a) => (/^[\w./@:=^~<>-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
   const capture = replayed
     ? ['Save the replayed tool and result as `capture.json`:', '', fenced('json', json({ tool: replayed.tool, result: replayed.result })), '', 'then:', '']

@@ -8,25 +8,12 @@ export function pinnedRun() {
   return inject('pinnedRun');
 }
 
-/**
- * One matrix's part of the pinned run (a fresh copy): its name, its cases, their summary and the lint
- * findings of their shapes (a shape both matrices use is linted as the audit states it); with
- * `environment`, that block instead of this machine's.
- */
+/** One built-in matrix's result from the pinned run (a fresh copy); with `environment`, that block instead of this machine's. */
 export function pinnedPart(matrix: Matrix, environment?: Environment): ResultFile {
-  const run = pinnedRun().result;
-  const ids = new Set(matrix.scenarios.map((s) => s.id));
-  const cases = run.cases.filter((c) => ids.has(c.id));
-  const shapes = new Set(cases.map((c) => c.shape));
-  const part: ResultFile = {
-    ...run,
-    matrix: { name: matrix.name, title: matrix.title, source: matrix.source },
-    ...(environment && { environment }),
-    cases,
-    summary: summary(cases),
-    ...(run.lint && { lint: Object.fromEntries(Object.entries(run.lint).filter(([shape]) => shapes.has(shape))) }),
-  };
-  return structuredClone(part);
+  const { results } = pinnedRun();
+  const result = matrix.name === 'audit' ? results.audit : matrix.name === 'extended' ? results.extended : undefined;
+  if (!result) throw new Error(`pinnedPart: the pinned run has no matrix ${matrix.name}`);
+  return structuredClone(environment ? { ...result, environment } : result);
 }
 
 function summary(cases: ResultFile['cases']): ResultFile['summary'] {
