@@ -51,6 +51,7 @@ export async function buildCli(stamp = sourceStamp()) {
         cli: join(PROJECT_ROOT, 'probe', 'commands', 'main.ts'),
         'sweep-worker': join(PROJECT_ROOT, 'probe', 'sweep', 'worker.ts'),
         'fixture-stdio': join(PROJECT_ROOT, 'probe', 'fixtures', 'stdio-child.ts'),
+        'case-worker': join(PROJECT_ROOT, 'probe', 'engine', 'case-worker.ts'),
       },
       outdir: temporary,
       outExtension: { '.js': '.mjs' },
@@ -63,6 +64,7 @@ export async function buildCli(stamp = sourceStamp()) {
     });
     renameSync(join(temporary, 'sweep-worker.mjs'), SWEEP_WORKER_BUNDLE);
     renameSync(join(temporary, 'fixture-stdio.mjs'), FIXTURE_STDIO_BUNDLE);
+    renameSync(join(temporary, 'case-worker.mjs'), join(dirname(CLI_BUNDLE), 'case-worker.mjs'));
     renameSync(join(temporary, 'cli.mjs'), CLI_BUNDLE);
     writeFileSync(join(temporary, 'stamp'), stamp);
     renameSync(join(temporary, 'stamp'), STAMP);

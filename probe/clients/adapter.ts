@@ -81,6 +81,16 @@ export function wrapClient(client: AnyClient, transport: unknown, callTool: Conn
   };
 }
 
+/** An adapter whose `Client` class is imported on the first connect, once. */
+export function lazyAdapter(line: ClientLine, load: () => Promise<AnyClientClass>, create: (Client: AnyClientClass) => ClientAdapter): ClientAdapter {
+  let loaded: Promise<ClientAdapter> | undefined;
+  return {
+    line,
+    packageName: packageNameOf(line),
+    connect: async (endpoint) => (await (loaded ??= load().then(create))).connect(endpoint),
+  };
+}
+
 export function packageNameOf(line: ClientLine): string {
   return CLIENT_PACKAGES[line];
 }

@@ -1,8 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientEndpoint } from '../core/endpoint.ts';
 import type { AnyClientClass, ClientAdapter } from './adapter.ts';
-import { CLIENT_INFO, packageNameOf, wrapClient } from './adapter.ts';
+import { CLIENT_INFO, lazyAdapter, packageNameOf, wrapClient } from './adapter.ts';
 
 /** The v1 line's own transports (loaded only when a case uses them, to keep the audit's start-up lean). */
 async function v1Transport(endpoint: ClientEndpoint): Promise<Transport> {
@@ -41,4 +40,8 @@ export function createV1Adapter(ClientClass: AnyClientClass): ClientAdapter {
   };
 }
 
-export const v1Adapter = createV1Adapter(Client as unknown as AnyClientClass);
+/**
+ * The pinned v1 client. Its module loads on the first connect, not at start-up: the CLI's main thread
+ * only schedules cases (engine/pool.ts), and the SDK loads in the threads that run them.
+ */
+export const v1Adapter = lazyAdapter('v1', async () => (await import('@modelcontextprotocol/sdk/client/index.js')).Client as unknown as AnyClientClass, createV1Adapter);

@@ -1,7 +1,6 @@
-import { Client } from '@modelcontextprotocol/client';
 import type { ClientEndpoint } from '../core/endpoint.ts';
 import type { AnyClient, AnyClientClass, ClientAdapter } from './adapter.ts';
-import { CLIENT_INFO, packageNameOf, wrapClient } from './adapter.ts';
+import { CLIENT_INFO, lazyAdapter, packageNameOf, wrapClient } from './adapter.ts';
 
 /** The v2 line's own transports; in memory, the fixture's v1 linked pair (see below). */
 async function v2Transport(endpoint: ClientEndpoint): Promise<unknown> {
@@ -54,4 +53,5 @@ export function createV2Adapter(ClientClass: AnyClientClass): ClientAdapter {
   };
 }
 
-export const v2Adapter = createV2Adapter(Client as unknown as AnyClientClass);
+/** The pinned v2 client, loaded on the first connect (see v1.ts). */
+export const v2Adapter = lazyAdapter('v2', async () => (await import('@modelcontextprotocol/client')).Client as unknown as AnyClientClass, createV2Adapter);

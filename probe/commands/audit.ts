@@ -5,13 +5,14 @@ import { combineComparisons, compareWithRecorded } from '../core/compare.ts';
 import type { ClientLine, Matrix, Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { exitCodeFor } from '../core/exit-code.ts';
-import { loadClientUnderTest, releaseRequests, resolveReleases } from '../releases/resolve.ts';
+import { loadClientUnderTest, type ClientModuleRef } from '../clients/load.ts';
+import { availableParallelism } from 'node:os';
+import { releaseRequests, resolveReleases } from '../releases/resolve.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
 import { readRecordedResult, serializeResult, writeFileAtomic } from '../io/json-files.ts';
 import { emit, parseFormat } from './report.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { resolve } from 'node:path';
-import type { ClientUnderTest } from '../clients/index.ts';
 import { combineForDisplay, runMatrix } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { selectScenarios } from '../core/select.ts';
@@ -30,23 +31,26 @@ export interface AuditOptions {
   readonly prerelease: boolean;
   readonly scenarios?: string;
   readonly matrix?: string;
+  readonly jobs?: number;
 }
 
-async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Partial<Record<ClientLine, ClientUnderTest>>> {
+/** The releases --v1/--v2 name, each checked to load here before any case runs (the pool's threads load them again). */
+async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Partial<Record<ClientLine, ClientModuleRef>>> {
   const requests = releaseRequests(options);
   if (requests.length === 0) return {};
   const releases = await resolveReleases(requests, {
     ...releaseContext(io, options.prerelease, (count) => io.stderr(`installing ${count} client release${count === 1 ? '' : 's'} into the release cache…\n`)),
     onePerLine: true,
   });
-  const clients: Partial<Record<ClientLine, ClientUnderTest>> = {};
+  const clients: Partial<Record<ClientLine, ClientModuleRef>> = {};
   for (const request of requests) {
     const chosen = releases.filter((r) => r.line === request.line);
     if (chosen.length !== 1) {
       throw new InputError(`${request.flag} ${request.text} names ${chosen.length} releases; the audit runs one per line (use the sweep command for ranges)`);
     }
     try {
-      clients[request.line] = await loadClientUnderTest(chosen[0]!);
+      await loadClientUnderTest(chosen[0]!);
+      clients[request.line] = chosen[0]!;
     } catch (error) {
       throw new InputError(`${request.flag} ${request.text}: the release does not load (${(error as Error).message})`);
     }
@@ -108,11 +112,12 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   const recorded = recordedPaths.map((path) => readRecordedResult(path, { replacing: options.update }));
   const clients = await clientsUnderTest(options, io);
   const environment = captureEnvironment();
+  const jobs = options.jobs ?? availableParallelism();
 
   // Each built-in matrix runs on its own and is compared with its own recorded result.
   const parts = [];
   for (const [i, m] of matrices.entries()) {
-    const own = await runMatrix(m, selected[i]!, { timeoutMs: options.timeout, clients, environment });
+    const own = await runMatrix(m, selected[i]!, { timeoutMs: options.timeout, environment, pool: { jobs, clients } });
     const before = recorded[i]!;
     const comparison = compareWithRecorded(before.kind === 'found' ? before.result : undefined, own, {
       fullMatrix: own.cases.length === m.scenarios.length,
@@ -123,7 +128,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     parts.push({ own, comparison, path: recordedPaths[i]! });
   }
   // User scenarios run beside them; only built-in cases have recorded results.
-  const user = userScenarios.length > 0 ? await runMatrix(USER_MATRIX, selectedUser, { timeoutMs: options.timeout, clients, environment }) : undefined;
+  const user = userScenarios.length > 0 ? await runMatrix(USER_MATRIX, selectedUser, { timeoutMs: options.timeout, environment, pool: { jobs, clients } }) : undefined;
   const first = matrices[0]!;
   const result =
     parts.length === 1 && !user

@@ -25,6 +25,9 @@ function positiveInteger(flag: string, unit: string) {
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+const jobsOption = (what: string) =>
+  new Option('--jobs <n>', `${what} at once, one worker thread each (default: the number of cores)`).argParser(positiveInteger('--jobs', ''));
+
 const timeoutOption = () =>
   new Option('--timeout <ms>', 'per-case time limit; a case still running is recorded as a timeout')
     .argParser(positiveInteger('--timeout', ' of milliseconds'))
@@ -66,6 +69,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--prerelease', 'let latest and ranges resolve to prereleases', false)
     .option('--matrix <name>', 'audit (default: the 13 cases), extended (the cases the audit left out) or all')
     .option('--scenarios <dir>', 'also run the scenario files (.json, .ts) in this folder beside the matrix')
+    .addOption(jobsOption('cases'))
     .allowExcessArguments(false)
     .action(() => setAction(() => runAuditCommand(program.opts<AuditOptions>(), io, argv)));
 
@@ -75,7 +79,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--v1 <releases>', '@modelcontextprotocol/sdk releases: 1.10.0..latest, ^1.20, latest, 1.33.0, a .tgz or a folder')
     .option('--v2 <releases>', '@modelcontextprotocol/client releases, as for --v1')
     .option('--prerelease', 'let ranges include prereleases', false)
-    .addOption(new Option('--jobs <n>', 'releases run at once, one worker each (default: the number of cores)').argParser(positiveInteger('--jobs', '')))
+    .addOption(jobsOption('releases'))
     .option('--shard <i/n>', 'run only the i-th of n round-robin slices of the releases (combine with merge)')
     .addOption(timeoutOption())
     .allowExcessArguments(false)
@@ -96,6 +100,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--json', 'the same as --format json', false)
     .option('--out <file>', 'write the output here: the result JSON (table, json; default results/replay-latest.json) or the document (markdown, junit; default stdout)')
     .addOption(timeoutOption())
+    .addOption(jobsOption('cases'))
     .action((file: string) => setAction(async () => (await import('./replay.ts')).runReplayCommand(file, replay.opts<ReplayOptions>(), io, argv)));
 
   const merge = program

@@ -1,4 +1,5 @@
 // `replay FILE`: how every client line and discovery mode treats one captured result.
+import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { readCapture } from '../io/capture.ts';
 import { InputError } from '../core/errors.ts';
@@ -17,6 +18,7 @@ export interface ReplayOptions {
   readonly out?: string;
   readonly expect: readonly string[];
   readonly timeout: number;
+  readonly jobs?: number;
 }
 
 export const DEFAULT_REPLAY_OUT = join(RESULTS_DIR, 'replay-latest.json');
@@ -32,7 +34,7 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
       throw new InputError(`--expect ${rule.pattern}=${rule.word}: the pattern matches no case; ids look like ${matrix.scenarios[0]?.id}`);
     }
   }
-  const result = await runMatrix(matrix, matrix.scenarios, { timeoutMs: options.timeout });
+  const result = await runMatrix(matrix, matrix.scenarios, { timeoutMs: options.timeout, pool: { jobs: options.jobs ?? availableParallelism() } });
   emit(
     {
       result,

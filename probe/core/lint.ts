@@ -11,7 +11,10 @@ const MCPDESC =
   'MCP Description 0.9.0 rule mcpdesc.tool.example.error-result (https://mcpdesc.org/docs/rules/0.9.0-rc.3/mcpdesc/tool-example-error-result/): an execution-error result sets isError true and carries no structuredContent';
 const GUIDANCE = 'Tool-design guidance on failure paths (isError results, SEP-1303): error text should say what went wrong and what to try next';
 
+const HARNESS_RULE = 'mcp-sdk-probe: the rule checks of a result run in its case\'s thread, under the case\'s deadline';
+
 export const LINT_RULES = {
+  'checks-not-finished': HARNESS_RULE,
   'output-schema-conformance': SPEC_OUTPUT,
   'output-schema-missing-structured-content': SPEC_OUTPUT,
   'output-schema-invalid': SPEC_OUTPUT,
@@ -45,6 +48,14 @@ function compile(schema: unknown): { validate: ValidateFunction } | { error: str
   }
   compiled.set(key, outcome);
   return outcome;
+}
+
+/**
+ * What the lint says when its checks could not finish: the case's thread was stopped first (a schema
+ * pattern that backtracks catastrophically blocks the validator just as it blocks a client's).
+ */
+export function checksNotFinished(): Finding[] {
+  return [finding('checks-not-finished', 'warning', "the rule checks of this result did not finish: its case's thread was stopped at the deadline")];
 }
 
 export function lintResult(tool: ToolDefinition, result: ToolResult): Finding[] {

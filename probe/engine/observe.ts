@@ -1,6 +1,6 @@
 // Runs one scenario against one real client and records what happened. No judgement here.
 import type { ClientAdapter, ConnectedClient } from '../clients/index.ts';
-import type { ErrorInfo, JsonValue, Observation, Scenario, Stage } from '../core/domain.ts';
+import type { ErrorInfo, JsonValue, Observation, Scenario, ServerSent, Stage } from '../core/domain.ts';
 import { classifyRejection } from '../core/rejected-by.ts';
 import { SECOND_PAGE, startFixtureServer, type RunningFixture } from '../fixtures/index.ts';
 
@@ -13,6 +13,14 @@ type ClientObservation = Observation extends infer O ? (O extends unknown ? Omit
 export interface ObserveOptions {
   /** Per-case limit; a case still running after it is recorded as `timeout` instead of stalling the run. */
   readonly timeoutMs: number;
+  /**
+   * For a case runner that must be able to stop a case from outside (engine/pool.ts): each step as it
+   * starts, what the server sent as it goes out, and the observation as soon as it is made (before the
+   * fixture and client are closed).
+   */
+  readonly onStage?: (stage: Stage) => void;
+  readonly onSent?: (sent: ServerSent) => void;
+  readonly onObserved?: (observation: Observation) => void;
 }
 
 /** Normalises what a client threw: v1 `McpError`, v2 `ProtocolError` (numeric code) or `SdkError` (string code). */
@@ -80,17 +88,23 @@ async function discover(client: ConnectedClient, fixture: RunningFixture, scenar
 export async function observe(scenario: Scenario, adapter: ClientAdapter, runOptions: ObserveOptions): Promise<Observation> {
   const options = { timeoutMs: scenario.timeoutMs ?? runOptions.timeoutMs };
   let stage: Stage = 'connect';
+  const enter = (next: Stage) => {
+    stage = next;
+    runOptions.onStage?.(next);
+  };
+  runOptions.onStage?.(stage);
   let fixture: RunningFixture | undefined;
   let client: ConnectedClient | undefined;
 
   const steps = async (): Promise<ClientObservation> => {
     try {
       fixture = await startFixtureServer(scenario.tool, scenario.server, scenario.transport);
+      if (runOptions.onSent) fixture.onSent(runOptions.onSent);
       client = await adapter.connect(fixture.endpoint);
       fixture.attachServerStderr(client.serverStderr);
-      stage = 'discover';
+      enter('discover');
       await discover(client, fixture, scenario);
-      stage = 'call';
+      enter('call');
     } catch (error) {
       return { outcome: 'crashed', stage, error: describeError(error) };
     }
@@ -115,8 +129,10 @@ export async function observe(scenario: Scenario, adapter: ClientAdapter, runOpt
     // The server answered the call: make sure its report of what it sent is in before reading it.
     if (base.outcome === 'returned' || base.outcome === 'rejected') await fixture?.settle(1000);
     const serverSent = fixture?.serverSent() ?? 'nothing';
-    if (base.outcome === 'rejected') return { ...base, by: classifyRejection(base.error, serverSent), serverSent };
-    return { ...base, serverSent };
+    const observation: Observation =
+      base.outcome === 'rejected' ? { ...base, by: classifyRejection(base.error, serverSent), serverSent } : { ...base, serverSent };
+    runOptions.onObserved?.(observation);
+    return observation;
   } finally {
     clearTimeout(timer);
     // Closing rejects whatever is still pending inside `steps`, which has already been caught there.

@@ -2,13 +2,10 @@
 // cached version list), install what is missing in one npm invocation, and identify each release.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { adapters, clientClassOf, createAdapter } from '../clients/index.ts';
 import { CLIENT_LINES, type ClientLine } from '../core/domain.ts';
 import { readInstalledPackage } from '../io/environment.ts';
 import { lockedIntegrity } from '../io/lockfile.ts';
-import type { ClientUnderTest } from '../clients/index.ts';
 import { InputError } from '../core/errors.ts';
-import { clientPackageOf } from '../core/release.ts';
 import { ReleaseCache, type LoadableRelease, type Wanted } from './cache.ts';
 import { compareReleases } from './order.ts';
 import { publishedVersions } from './registry.ts';
@@ -88,13 +85,4 @@ export async function resolveReleases(requests: readonly ReleaseRequest[], conte
 
   const byKey = new Map(releases.map((r) => [`${r.line}@${r.label}`, r]));
   return [...byKey.values()].sort(compareReleases);
-}
-
-/** Loads a release's `Client` into this module instance and wraps it in its line's adapter. */
-export async function loadClientUnderTest(release: LoadableRelease): Promise<ClientUnderTest> {
-  const clientPackage = clientPackageOf(release.packageName, release.label);
-  if (release.loaderUrl === null) return { adapter: adapters[release.line], clientPackage };
-  const { load } = (await import(release.loaderUrl)) as { load: (specifier: string) => Promise<unknown> };
-  const module = await load(release.specifier);
-  return { adapter: createAdapter[release.line](clientClassOf(module, clientPackage)), clientPackage };
 }

@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ClientUnderTest } from '../clients/index.ts';
 import { describeError } from '../engine/observe.ts';
 import { runCases } from '../engine/run.ts';
-import { loadClientUnderTest } from '../releases/resolve.ts';
+import { loadClientUnderTest } from '../clients/load.ts';
 import type { WorkerInput, WorkerOutput } from './protocol.ts';
 
 const input = workerData as WorkerInput;

@@ -1,0 +1,176 @@
+// The case pool: cases run in a few worker threads (one per core by default), each thread loading the
+// clients once and running cases one after another with a fresh server and client per case. A case has
+// a hard deadline kept by this thread: a client stuck in its own code (a validator's catastrophic
+// backtracking blocks its thread, so the case's own timer cannot fire) is recorded as a timeout at the
+// stage it had reached, and its thread is stopped and replaced; a thread that dies is recorded as a crash
+// of the case it was running. The run goes on either way, and records come back in scenario order, so
+// the result is the same whatever the scheduling.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ClientModuleRef } from '../clients/load.ts';
+import { CLIENT_PACKAGES } from '../clients/packages.ts';
+import type { CaseRecord, ClientLine, Environment, Finding, Observation, Scenario, ServerSent, Stage } from '../core/domain.ts';
+import { givenResult } from '../core/fixture.ts';
+import { checksNotFinished } from '../core/lint.ts';
+import { clientPackageOf } from '../core/release.ts';
+import { PROJECT_ROOT } from '../io/project.ts';
+import type { CaseWorkerInput, FromCaseWorker, ToCaseWorker } from './pool-protocol.ts';
+import { recordCase } from './record.ts';
+
+/** The worker module, as bin/build.mjs bundles it. */
+export const CASE_WORKER = pathToFileURL(join(PROJECT_ROOT, 'dist', 'case-worker.mjs'));
+
+/**
+ * How long past a case's own limit the pool waits before stopping its thread. Within it, the case's own
+ * timer (engine/observe.ts) records the timeout with everything it knows; past it, the thread is taken
+ * to be stuck.
+ */
+const GRACE_MS = 1000;
+
+export interface PoolOptions {
+  /** Worker threads at once (at most one per case). */
+  readonly jobs: number;
+  readonly timeoutMs: number;
+  readonly environment: Environment;
+  /** Releases to run instead of the pinned clients, per line. */
+  readonly clients?: Partial<Record<ClientLine, ClientModuleRef>>;
+  readonly workerUrl?: URL;
+  /** Extra data for a worker module other than CASE_WORKER (tests wrap the real worker). */
+  readonly workerData?: Record<string, unknown>;
+  /** Each record as soon as it is judged, in the order cases finish. */
+  readonly onRecord?: (index: number, record: CaseRecord) => void;
+}
+
+interface Running {
+  readonly index: number;
+  stage: Stage;
+  sent: ServerSent | undefined;
+  deadline: NodeJS.Timeout;
+  cleanup?: NodeJS.Timeout;
+}
+
+export interface PoolRun {
+  /** In scenario order. */
+  readonly records: CaseRecord[];
+  /** Per scenario, the rule findings of the result it was given (null: none given). */
+  readonly lints: (Finding[] | null)[];
+}
+
+export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOptions): Promise<PoolRun> {
+  const records: (CaseRecord | undefined)[] = new Array(scenarios.length);
+  // Until a thread reports them, a case's checks count as not finished (a stopped thread never will).
+  const lints: (Finding[] | null)[] = scenarios.map((scenario) => (givenResult(scenario.server) ? checksNotFinished() : null));
+  const input: CaseWorkerInput = { environment: options.environment, clients: options.clients ?? {} };
+  const clientPackage = (line: ClientLine) => {
+    const ref = options.clients?.[line];
+    return ref ? clientPackageOf(ref.packageName, ref.label) : clientPackageOf(CLIENT_PACKAGES[line], options.environment.packages[CLIENT_PACKAGES[line]] ?? 'unknown');
+  };
+  let next = 0;
+  let settled = 0;
+  const workers = new Set<Worker>();
+
+  return new Promise((resolve, reject) => {
+    let failed = false;
+    const finishIfDone = () => {
+      if (failed || settled < scenarios.length || workers.size > 0) return;
+      resolve({ records: records as CaseRecord[], lints });
+    };
+    const settle = (index: number, observed: Observation, packageName: string) => {
+      if (records[index] !== undefined) return;
+      const record = recordCase(scenarios[index]!, packageName, observed);
+      records[index] = record;
+      settled += 1;
+      options.onRecord?.(index, record);
+    };
+
+    const start = () => {
+      const worker = new Worker(options.workerUrl ?? CASE_WORKER, { workerData: { ...options.workerData, ...input }, stdout: true, stderr: true });
+      // What a client or server prints inside a worker is not the probe's output.
+      worker.stdout.resume();
+      worker.stderr.resume();
+      workers.add(worker);
+      let running: Running | undefined;
+      let stopped = false;
+
+      const stop = () => {
+        if (stopped) return;
+        stopped = true;
+        if (running) {
+          clearTimeout(running.deadline);
+          clearTimeout(running.cleanup);
+        }
+        running = undefined;
+        workers.delete(worker);
+        void worker.terminate();
+        if (next < scenarios.length && !failed) start();
+        finishIfDone();
+      };
+
+      const dispatch = () => {
+        if (failed || next >= scenarios.length) return stop();
+        const index = next++;
+        const scenario = scenarios[index]!;
+        const limitMs = scenario.timeoutMs ?? options.timeoutMs;
+        const deadline = setTimeout(() => {
+          // The case's thread did not report within its limit and the grace: record what is known, stop it.
+          const at = running;
+          if (at) settle(index, { outcome: 'timeout', stage: at.stage, afterMs: limitMs, serverSent: at.sent ?? 'nothing' }, clientPackage(scenario.client));
+          stop();
+        }, limitMs + GRACE_MS);
+        running = { index, stage: 'connect', sent: undefined, deadline };
+        const message: ToCaseWorker = { index, scenario, timeoutMs: options.timeoutMs };
+        worker.postMessage(message);
+      };
+
+      worker.on('message', (message: FromCaseWorker) => {
+        if (stopped) return;
+        switch (message.kind) {
+          case 'ready':
+            return dispatch();
+          case 'load-failed':
+            failed = true;
+            for (const other of workers) void other.terminate();
+            workers.clear();
+            return reject(new Error(`the case runner could not load the clients: ${message.error.name}: ${message.error.message}`));
+          case 'stage':
+            if (running?.index === message.index) running.stage = message.stage;
+            return;
+          case 'sent':
+            if (running?.index === message.index) running.sent = message.sent;
+            return;
+          case 'observed': {
+            if (running?.index !== message.index) return;
+            clearTimeout(running.deadline);
+            settle(message.index, message.observation, message.clientPackage);
+            // Closing the case's client and server is bounded too; a thread that cannot is replaced.
+            running.cleanup = setTimeout(stop, 2 * (scenarios[message.index]!.timeoutMs ?? options.timeoutMs) + GRACE_MS);
+            return;
+          }
+          case 'closed':
+            if (running?.index !== message.index) return;
+            lints[message.index] = message.lint;
+            clearTimeout(running.deadline);
+            clearTimeout(running.cleanup);
+            running = undefined;
+            finishIfDone();
+            return dispatch();
+        }
+      });
+      const died = (name: string, text: string) => {
+        if (stopped) return;
+        const at = running;
+        if (at) {
+          const scenario = scenarios[at.index]!;
+          settle(at.index, { outcome: 'crashed', stage: at.stage, error: { name, code: null, message: text }, serverSent: at.sent ?? 'nothing' }, clientPackage(scenario.client));
+        }
+        stop();
+      };
+      worker.on('error', (error) => died(error.name, error.message));
+      worker.on('exit', (code) => died('WorkerExit', `the case's thread exited (code ${code}) before the case was recorded`));
+    };
+
+    if (scenarios.length === 0) return resolve({ records: [], lints: [] });
+    for (let i = 0; i < Math.max(1, Math.min(options.jobs, scenarios.length)); i++) start();
+  });
+}

@@ -1,0 +1,77 @@
+// The case pool (engine/pool.ts): a client that blocks its thread is recorded as a timeout about when the
+// case's limit ends and the run goes on; a thread that dies is recorded as a crash of its case; results
+// are in scenario order and the same with one thread or several.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { defineCase } from '../probe/core/define.ts';
+import { ResultFileSchema } from '../probe/core/domain.ts';
+import { CASE_WORKER, runCasesInPool } from '../probe/engine/pool.ts';
+import { captureEnvironment } from '../probe/io/environment.ts';
+import { auditShapes, auditTool } from '../scenarios/audit.ts';
+import { runMain } from './helpers/main.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-pool-'));
+
+describe('case pool', () => {
+  it('records a client stuck in its own outputSchema validator as a timeout at the call, about when the limit ends', async () => {
+    // `^(a+)+$` against 40 a's and a b backtracks for far longer than any test: the client's thread is
+    // blocked inside its validator, so only the pool's deadline can end the case.
+    const capture = join(dir, 'redos.json');
+    const value = `${'a'.repeat(40)}b`;
+    writeFileSync(
+      capture,
+      JSON.stringify({
+        tool: { name: 'redos', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { v: { type: 'string', pattern: '^(a+)+$' } }, required: ['v'] } },
+        result: { content: [{ type: 'text', text: value }], structuredContent: { v: value } },
+      }),
+    );
+    const started = Date.now();
+    const run = await runMain(['replay', capture, '--timeout', '1000', '--json', '--out', join(dir, 'redos-result.json')]);
+    const elapsed = Date.now() - started;
+    expect(run.stderr).toBe('');
+    const result = ResultFileSchema.parse(JSON.parse(run.stdout));
+    const byId = Object.fromEntries(result.cases.map((c) => [c.id, c.observed]));
+    // Both clients validate after tools/list and are stopped; without tools/list neither validates.
+    for (const id of ['v1/warm/redos', 'v2/warm/redos']) {
+      expect(byId[id]).toMatchObject({ outcome: 'timeout', stage: 'call', afterMs: 1000, serverSent: 'as-scenario' });
+    }
+    for (const id of ['v1/cold/redos', 'v2/cold/redos']) expect(byId[id]).toMatchObject({ outcome: 'returned' });
+    // The probe's own rule checks meet the same pattern; they say they did not finish rather than hang.
+    expect(result.lint?.redos?.map((f) => f.rule)).toEqual(['checks-not-finished']);
+    // Two threads, each stopped about 1 s (+ the pool's 1 s grace) into its stuck case: far from the minutes
+    // the validator would take.
+    expect(elapsed).toBeLessThan(15_000);
+  }, 30_000);
+
+  it('records a thread that dies mid-case as a crash of that case, and runs the others', async () => {
+    const shape = (id: string) => ({ id, title: id, result: auditShapes.conformingSuccess.result });
+    const scenarios = [
+      defineCase({ client: 'v1', discovery: 'warm', shape: shape('before'), tool: auditTool, expected: null }),
+      defineCase({ client: 'v2', discovery: 'warm', shape: shape('worker-exits'), tool: auditTool, expected: null }),
+      defineCase({ client: 'v1', discovery: 'cold', shape: shape('after'), tool: auditTool, expected: null }),
+    ];
+    const { records } = await runCasesInPool(scenarios, {
+      jobs: 1,
+      timeoutMs: 5000,
+      environment: captureEnvironment(),
+      workerUrl: pathToFileURL(join(import.meta.dirname, 'fixtures', 'pool', 'exiting-worker.mjs')),
+      workerData: { realWorker: CASE_WORKER.href },
+    });
+    expect(records.map((r) => [r.id, r.observed.outcome])).toEqual([
+      ['v1/warm/before', 'returned'],
+      ['v2/warm/worker-exits', 'crashed'],
+      ['v1/cold/after', 'returned'],
+    ]);
+    expect(records[1]!.observed).toMatchObject({ outcome: 'crashed', stage: 'connect', error: { name: 'WorkerExit' } });
+  });
+
+  it('gives the same result file with one thread as with two', async () => {
+    const one = await runMain(['--jobs', '1', '--out', join(dir, 'one.json')]);
+    const two = await runMain(['--jobs', '2', '--out', join(dir, 'two.json')]);
+    expect([one.code, two.code]).toEqual([0, 0]);
+    expect(readFileSync(join(dir, 'two.json'), 'utf8')).toBe(readFileSync(join(dir, 'one.json'), 'utf8'));
+  });
+});
