@@ -134,7 +134,7 @@ function lowLevelHandler(scenario: Scenario): string[] {
   const { server } = scenario;
   switch (server.kind) {
     case 'respond':
-      return ['  // A copy: the in-memory transport passes objects by reference.', '  async () => structuredClone(RESULT),'];
+      return ['  // A copy, so the client cannot change RESULT (in memory, messages are passed by reference).', '  async () => structuredClone(RESULT),'];
     case 'hang':
       return ['  // Never answers.', '  () => new Promise(() => {}),'];
     case 'throw':
