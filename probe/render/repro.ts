@@ -339,9 +339,13 @@ function callExpression(scenario: Scenario): string[] {
     ...(scenario.calledName !== undefined ? [`    // Calls ${oneLine(scenario.calledName)}, a tool the server does not have.`] : []),
     ...(scenario.clientTimeoutMs !== undefined ? ["    // With the client's own request timeout for this call."] : []),
   ];
-  if (options.length === 0) return [...comment, `    return returned(await client.callTool(${params}));`];
-  if (scenario.client === 'v1') return [...comment, `    return returned(await client.callTool(${params}, undefined, { ${options.join(', ')} }));`];
-  return [...comment, `    return returned(await client.callTool(${params}, { ${options.join(', ')} }));`];
+  const call =
+    options.length === 0
+      ? `client.callTool(${params})`
+      : scenario.client === 'v1'
+        ? `client.callTool(${params}, undefined, { ${options.join(', ')} })`
+        : `client.callTool(${params}, { ${options.join(', ')} })`;
+  return [...comment, `    const result = await within(${call}, LIMIT_MS);`, "    return result === TIMED_OUT ? { outcome: 'timeout' } : returned(result);"];
 }
 
 function clientConnect(scenario: Scenario, parts: Parts): string[] {
@@ -404,8 +408,10 @@ function script(input: ReproInput): string {
     '// What the probe recorded. Reproduced = same outcome; for returned, the same isError and structuredContent',
     '// (absence included); for rejected or crashed, the same error name and code (message wording varies).',
     `const EXPECTED = ${json(expected)};`,
-    `// The probe's time limit for the case: still waiting after it = outcome "timeout".`,
+    `// The probe's time limit: a call still unanswered after it is outcome "timeout". Connecting and listing`,
+    '// get a generous limit of their own, so a slow first start of Node and the SDK does not count.',
     `const LIMIT_MS = ${limitMs};`,
+    `const SETUP_LIMIT_MS = ${Math.max(limitMs, 30_000)};`,
     '',
     ...serverFunction,
     ...(serverFunction.length > 0 ? [''] : []),
@@ -415,10 +421,13 @@ function script(input: ReproInput): string {
     "  state.stage = 'connect';",
     '  let client;',
     '  try {',
-    ...connect,
-    '    state.client = client;',
-    "    state.stage = 'discover';",
-    ...discoverySteps(scenario),
+    '    const ready = await within(',
+    '      (async () => {',
+    ...[...connect, '    state.client = client;', "    state.stage = 'discover';", ...discoverySteps(scenario)].map((line) => `    ${line}`),
+    '      })(),',
+    '      SETUP_LIMIT_MS,',
+    '    );',
+    "    if (ready === TIMED_OUT) return { outcome: 'timeout' };",
     "    state.stage = 'call';",
     '  } catch (error) {',
     "    return { outcome: 'crashed', stage: state.stage, error: describeError(error) };",
@@ -428,6 +437,14 @@ function script(input: ReproInput): string {
     '  } catch (error) {',
     "    return { outcome: 'rejected', error: describeError(error) };",
     '  }',
+    '}',
+    '',
+    "const TIMED_OUT = Symbol('timed out');",
+    '/** `promise`, or TIMED_OUT when it is still pending after `ms`. */',
+    'function within(promise, ms) {',
+    '  let timer;',
+    '  const limit = new Promise((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));',
+    '  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));',
     '}',
     '',
     '/** The fields of a CallToolResult this reproduction is about. */',
@@ -459,8 +476,7 @@ function script(input: ReproInput): string {
     '',
     'async function reproduce(connectTransport) {',
     '  const state = {};',
-    "  const timedOut = new Promise((resolve) => setTimeout(() => resolve({ outcome: 'timeout' }), LIMIT_MS));",
-    '  const observed = await Promise.race([observe(connectTransport, state), timedOut]);',
+    '  const observed = await observe(connectTransport, state);',
     '  const ok = reproduces(observed, EXPECTED);',
     '  // Close the client (for stdio: stops the server process), but do not wait on a hung connection.',
     '  await Promise.race([Promise.resolve(state.client?.close()).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000))]);',
