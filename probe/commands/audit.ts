@@ -11,6 +11,7 @@ import { releaseRequests, resolveReleases } from '../releases/resolve.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
 import { readRecordedResult, serializeResult, writeFileAtomic } from '../io/json-files.ts';
 import { emit, parseFormat } from './report.ts';
+import { checkReproRequest, reproFiles } from './repro.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { resolve } from 'node:path';
 import { combineForDisplay, runMatrix } from '../engine/run.ts';
@@ -108,6 +109,8 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     const allIds = [...matrices.flatMap((m) => m.scenarios), ...userScenarios];
     throw new InputError(`--case ${options.case.join(', ')} matches no case of matrix ${names.length === 1 ? names[0] : 'all'}; ids look like ${allIds[0]?.id}`);
   }
+  // --format repro: exactly one case, reproducible standalone, into a new or empty folder; checked first.
+  const reproDir = format === 'repro' ? checkReproRequest(options.out, [...selected.flat(), ...selectedUser], io) : undefined;
   // Read (and validate) the recorded results before running anything, so bad input changes nothing.
   const recorded = recordedPaths.map((path) => readRecordedResult(path, { replacing: options.update }));
   const clients = await clientsUnderTest(options, io);
@@ -142,6 +145,8 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
           [...parts.map((p) => p.own), ...(user ? [user] : [])],
         );
   const comparison = combineComparisons(parts.map((p) => p.comparison));
+  const reproCase = [...selected.flat(), ...selectedUser][0];
+  const repro = reproDir !== undefined && reproCase ? reproFiles(reproCase, result, options.timeout) : undefined;
   if (options.update) for (const part of parts) writeFileAtomic(part.path, serializeResult(part.own));
   const shownRecorded = parts.map((p) => displayPath(p.path, io.cwd)).join(' and ');
   emit(
@@ -149,7 +154,8 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
       result,
       comparison,
       format,
-      out: options.out === undefined ? undefined : resolveFrom(io, options.out, DEFAULT_OUT),
+      out: reproDir ?? (options.out === undefined ? undefined : resolveFrom(io, options.out, DEFAULT_OUT)),
+      ...(repro && { reproFiles: repro }),
       defaultJsonPath: DEFAULT_OUT,
       recordedPath: parts.length === 1 ? parts[0]!.path : undefined,
       updatedRecorded: options.update,

@@ -53,9 +53,9 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     )
     .version(HARNESS.version)
     .enablePositionalOptions()
-    .option('--format <format>', 'table (default), json, markdown (evidence for a bug report) or junit (for CI)')
+    .option('--format <format>', 'table (default), json, markdown (evidence for a bug report), junit (for CI) or repro (one case as a standalone folder for a bug report)')
     .option('--json', 'the same as --format json', false)
-    .option('--out <file>', 'write the output here: the result JSON (table, json; default results/latest.json) or the document (markdown, junit; default stdout)')
+    .option('--out <file>', 'write the output here: the result JSON (table, json; default results/latest.json), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)')
     .addOption(
       new Option('--case <pattern>', 'run only matching cases: a glob over ids (v2/*, */cold, **/error-*) or a word (off-schema); repeatable')
         .argParser(collect)
@@ -96,9 +96,14 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
         .argParser(collect)
         .default([]),
     )
-    .option('--format <format>', 'table (default), json, markdown or junit')
+    .option('--format <format>', 'table (default), json, markdown, junit or repro (one case as a standalone folder)')
     .option('--json', 'the same as --format json', false)
-    .option('--out <file>', 'write the output here: the result JSON (table, json; default results/replay-latest.json) or the document (markdown, junit; default stdout)')
+    .option('--out <file>', 'write the output here: the result JSON (table, json; default results/replay-latest.json), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)')
+    .addOption(
+      new Option('--case <pattern>', 'replay only matching cases (v1/warm/*); --format repro needs exactly one; repeatable')
+        .argParser(collect)
+        .default([]),
+    )
     .addOption(timeoutOption())
     .addOption(jobsOption('cases'))
     .action((file: string) => setAction(async () => (await import('./replay.ts')).runReplayCommand(file, replay.opts<ReplayOptions>(), io, argv)));

@@ -7,10 +7,11 @@ import { exitCodeFor } from '../core/exit-code.ts';
 import { parseExpectRule } from '../core/expect-spec.ts';
 import { replayMatrix } from '../../scenarios/replay.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
-import { caseMatcher } from '../core/select.ts';
+import { caseMatcher, selectScenarios } from '../core/select.ts';
 import { runMatrix } from '../engine/run.ts';
 import { displayPath, paintFor, RESULTS_DIR, type CliIo } from './io.ts';
 import { emit, parseFormat } from './report.ts';
+import { checkReproRequest, reproFiles } from './repro.ts';
 
 export interface ReplayOptions {
   readonly json: boolean;
@@ -19,6 +20,7 @@ export interface ReplayOptions {
   readonly expect: readonly string[];
   readonly timeout: number;
   readonly jobs?: number;
+  readonly case: readonly string[];
 }
 
 export const DEFAULT_REPLAY_OUT = join(RESULTS_DIR, 'replay-latest.json');
@@ -34,13 +36,18 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
       throw new InputError(`--expect ${rule.pattern}=${rule.word}: the pattern matches no case; ids look like ${matrix.scenarios[0]?.id}`);
     }
   }
-  const result = await runMatrix(matrix, matrix.scenarios, { timeoutMs: options.timeout, pool: { jobs: options.jobs ?? availableParallelism() } });
+  const selected = selectScenarios(matrix.scenarios, options.case);
+  if (selected.length === 0) throw new InputError(`--case ${options.case.join(', ')} matches no case of this replay; ids look like ${matrix.scenarios[0]?.id}`);
+  const reproDir = format === 'repro' ? checkReproRequest(options.out, selected, io) : undefined;
+  const result = await runMatrix(matrix, selected, { timeoutMs: options.timeout, pool: { jobs: options.jobs ?? availableParallelism() } });
+  const repro = reproDir !== undefined ? reproFiles(selected[0]!, result, options.timeout) : undefined;
   emit(
     {
       result,
       comparison: undefined,
       format,
-      out: options.out === undefined ? undefined : resolve(io.cwd, options.out),
+      out: reproDir ?? (options.out === undefined ? undefined : resolve(io.cwd, options.out)),
+      ...(repro && { reproFiles: repro }),
       defaultJsonPath: DEFAULT_REPLAY_OUT,
       recordedPath: undefined,
       updatedRecorded: false,

@@ -1,5 +1,6 @@
 // Formats shared by the audit and replay commands, and where each goes.
 import { execFileSync } from 'node:child_process';
+import { basename, resolve } from 'node:path';
 import type { Comparison } from '../core/compare.ts';
 import type { ResultFile } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
@@ -8,8 +9,9 @@ import { renderJunit } from '../render/junit.ts';
 import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
 import { serializeResult, writeFileAtomic } from '../io/json-files.ts';
 import { displayPath, PROJECT_ROOT, type CliIo } from './io.ts';
+import { writeReproFolder } from './repro.ts';
 
-export const FORMATS = ['table', 'json', 'markdown', 'junit'] as const;
+export const FORMATS = ['table', 'json', 'markdown', 'junit', 'repro'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export function parseFormat(value: string | undefined, json: boolean): Format {
@@ -49,16 +51,37 @@ export interface EmitInput {
   readonly argv: readonly string[];
   /** The terminal table: the normal audit report, or with the lint findings for a replay. */
   readonly table: (writtenPath: string) => string;
+  /** --format repro: the reproduction folder's files, written to --out. */
+  readonly reproFiles?: Record<string, string>;
+}
+
+/**
+ * Where the result JSON goes by default: the command's path in results/, or the same file name in
+ * MCP_SDK_PROBE_RESULTS_DIR when that is set (the tests use it to keep the checkout clean).
+ */
+function defaultJsonPathFor(input: EmitInput, io: CliIo): string {
+  const dir = io.env.MCP_SDK_PROBE_RESULTS_DIR;
+  return dir ? resolve(io.cwd, dir, basename(input.defaultJsonPath)) : input.defaultJsonPath;
 }
 
 /**
  * The result JSON is always written (to --out for table/json, else to the default path). Markdown and
- * JUnit documents go to --out when given, else to stdout; the table and --json go to stdout.
+ * JUnit documents go to --out when given, else to stdout; the table and --json go to stdout. A repro
+ * folder goes to --out (required, checked before the run).
  */
 export function emit(input: EmitInput, io: CliIo): void {
   const json = serializeResult(input.result);
-  const documentFormat = input.format === 'markdown' || input.format === 'junit';
-  const jsonPath = documentFormat || !input.out ? input.defaultJsonPath : input.out;
+  const documentFormat = input.format === 'markdown' || input.format === 'junit' || input.format === 'repro';
+  const jsonPath = documentFormat || !input.out ? defaultJsonPathFor(input, io) : input.out;
+  if (input.format === 'repro') {
+    if (!input.out || !input.reproFiles) throw new Error('emit: --format repro needs --out and the files');
+    // The folder first: if it cannot be written, the run leaves nothing behind.
+    writeReproFolder(input.out, input.reproFiles);
+    writeFileAtomic(jsonPath, json);
+    const shown = displayPath(input.out, io.cwd);
+    io.stderr(`Standalone reproduction written to ${shown} (run: cd ${shown} && npm install --ignore-scripts && node repro.mjs)\n`);
+    return;
+  }
   writeFileAtomic(jsonPath, json);
   if (input.format === 'table') return io.stdout(input.table(displayPath(jsonPath, io.cwd)));
   if (input.format === 'json') return io.stdout(json);

@@ -1,0 +1,74 @@
+// `--format repro`: one case as a standalone folder (package.json, repro.mjs, README.md) a maintainer can
+// run without this project. The render layer writes the text; this file checks the request and the folder.
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { ResultFile, Scenario } from '../core/domain.ts';
+import { InputError } from '../core/errors.ts';
+import { readInstalledPackage } from '../io/environment.ts';
+import { renderRepro, reproUnsupported } from '../render/repro.ts';
+import type { CliIo } from './io.ts';
+
+/**
+ * Checks a --format repro request before anything runs: exactly one case, one that can be reproduced
+ * without the harness, and an --out folder that is new or empty. Returns the folder (absolute).
+ */
+export function checkReproRequest(out: string | undefined, selected: readonly Scenario[], io: CliIo): string {
+  if (out === undefined) throw new InputError('--format repro needs --out <dir>, a new or empty folder to write the reproduction into');
+  if (selected.length !== 1) {
+    throw new InputError(
+      `--format repro reproduces exactly one case; --case selects ${selected.length}${selected.length > 1 ? ` (${selected.slice(0, 3).map((s) => s.id).join(', ')}${selected.length > 3 ? ', …' : ''})` : ''}`,
+    );
+  }
+  const reason = reproUnsupported(selected[0]!);
+  if (reason) throw new InputError(`--format repro: case ${selected[0]!.id} cannot be reproduced standalone: ${reason}`);
+  const dir = resolve(io.cwd, out);
+  if (existsSync(dir)) {
+    if (!statSync(dir).isDirectory()) throw new InputError(`--out ${out}: exists and is not a folder; --format repro writes a new or empty folder`);
+    if (readdirSync(dir).length > 0) throw new InputError(`--out ${out}: the folder is not empty; --format repro never overwrites files`);
+  }
+  return dir;
+}
+
+/** The installed version of the v2 server package, which the result's environment block does not list. */
+function serverPackageVersion(): Record<string, string> {
+  try {
+    return { '@modelcontextprotocol/server': readInstalledPackage('@modelcontextprotocol/server').version };
+  } catch {
+    return {};
+  }
+}
+
+/** The folder's files for the one case of `result`; throws InputError when it cannot be pinned or reproduced. */
+export function reproFiles(scenario: Scenario, result: ResultFile, runTimeoutMs: number): Record<string, string> {
+  const record = result.cases.find((c) => c.id === scenario.id);
+  if (!record) throw new Error(`repro: the run has no record of case ${scenario.id}`);
+  return renderRepro({
+    scenario,
+    record,
+    packages: { ...serverPackageVersion(), ...result.environment.packages },
+    timeoutMs: scenario.timeoutMs ?? runTimeoutMs,
+  });
+}
+
+/**
+ * Writes the files into a temporary folder beside `dir`, then renames it into place, so `dir` is either
+ * untouched or complete. `dir` must be absent or empty (checked again here: time has passed since).
+ */
+export function writeReproFolder(dir: string, files: Record<string, string>): void {
+  const temporary = join(dirname(dir), `.${basename(dir)}.${process.pid}.tmp`);
+  try {
+    mkdirSync(dirname(dir), { recursive: true });
+    rmSync(temporary, { recursive: true, force: true });
+    mkdirSync(temporary);
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(temporary, name), text);
+    if (existsSync(dir)) {
+      if (readdirSync(dir).length > 0) throw new InputError(`${dir}: the folder is no longer empty; nothing written`);
+      rmdirSync(dir);
+    }
+    renameSync(temporary, dir);
+  } catch (error) {
+    rmSync(temporary, { recursive: true, force: true });
+    if (error instanceof InputError) throw error;
+    throw new InputError(`${dir}: cannot write the reproduction (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}

@@ -1,0 +1,537 @@
+// A standalone reproduction of one case: a folder (package.json, repro.mjs, README.md) a maintainer runs
+// with nothing of this project. The script starts the same server behaviour, makes the same client calls,
+// prints the observation as one JSON line and exits 0 when it is what the probe recorded, 1 otherwise.
+// Pure: text in, text out (the command writes the files). Same case, same bytes: no paths, no times.
+import type { CaseRecord, JsonValue, Observation, Scenario } from '../core/domain.ts';
+import { InputError } from '../core/errors.ts';
+import { splitClientPackage } from '../core/release.ts';
+
+const SDK = '@modelcontextprotocol/sdk';
+const CLIENT = '@modelcontextprotocol/client';
+const SERVER = '@modelcontextprotocol/server';
+/** The cursor of the second tools/list page, as the paginated fixture serves it (fixtures/low-level.ts). */
+const SECOND_PAGE = 'page-2';
+
+export interface ReproInput {
+  readonly scenario: Scenario;
+  /** The case as it ran: its observation and the client package that produced it. */
+  readonly record: CaseRecord;
+  /** Installed versions of the packages that ran (the result's environment, plus the v2 server package). */
+  readonly packages: Readonly<Record<string, string>>;
+  /** The probe's time limit for the case, in milliseconds. */
+  readonly timeoutMs: number;
+}
+
+/**
+ * Why this case cannot be reproduced without the harness, or undefined when it can. Decided from the
+ * scenario alone, so a command can refuse before running anything.
+ */
+export function reproUnsupported(scenario: Scenario): string | undefined {
+  const { server, client, discovery } = scenario;
+  const transport = scenario.transport ?? 'in-memory';
+  if (discovery === 'definition' && client === 'v1') return 'the v1 client has no callTool toolDefinition option (the harness adapter, not the SDK, refuses it)';
+  if (server.kind === 'v2-handler') {
+    if (client !== 'v2') return 'the v1 client cannot negotiate with a createMcpHandler server (the harness adapter refuses it)';
+    if (discovery !== 'warm' && discovery !== 'cold' && discovery !== 'definition') return `discovery ${discovery} is not served by the createMcpHandler fixture`;
+    return undefined;
+  }
+  if (server.kind === 'helper') {
+    if (transport !== 'in-memory') return 'the helper fixtures run in memory only';
+    if (discovery !== 'warm' && discovery !== 'cold' && discovery !== 'definition') return `discovery ${discovery} needs the low-level Server`;
+    for (const [what, schema] of [['inputSchema', scenario.tool.inputSchema], ['outputSchema', scenario.tool.outputSchema]] as const) {
+      const reason = zodUnsupported(schema);
+      if (reason) return `the ${what} cannot be written as the zod schema the helper takes (${reason})`;
+    }
+    return undefined;
+  }
+  if (transport === 'stdio' && (server.kind !== 'respond' || server.paginate || server.changeTo || server.registration === 'raw')) {
+    return 'the stdio fixture answers with a plain result only';
+  }
+  return undefined;
+}
+
+/** The observation as the script prints it: outcome, and isError, structuredContent, error, stage where they apply. */
+export function printedObservation(observed: Observation): Record<string, JsonValue> {
+  switch (observed.outcome) {
+    case 'returned': {
+      const printed: Record<string, JsonValue> = { outcome: 'returned' };
+      if (observed.isError !== undefined) printed.isError = observed.isError;
+      if (Object.hasOwn(observed, 'structuredContent') && observed.structuredContent !== undefined) printed.structuredContent = observed.structuredContent;
+      return printed;
+    }
+    case 'rejected':
+      return { outcome: 'rejected', error: { ...observed.error } };
+    case 'crashed':
+      return { outcome: 'crashed', stage: observed.stage, error: { ...observed.error } };
+    case 'timeout':
+      return { outcome: 'timeout' };
+  }
+}
+
+const EXACT_VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
+
+function pinned(packages: ReproInput['packages'], name: string): string {
+  const version = packages[name];
+  if (!version || !EXACT_VERSION.test(version)) throw new InputError(`--format repro: no exact installed version of ${name} to pin (got ${version ?? 'none'})`);
+  return version;
+}
+
+/** The packages the script imports, each at the version that ran. */
+function dependenciesOf(input: ReproInput): Record<string, string> {
+  const { scenario, record, packages } = input;
+  const { server } = scenario;
+  const client = splitClientPackage(record.clientPackage);
+  if (!EXACT_VERSION.test(client.label)) {
+    throw new InputError(`--format repro: the case ran ${record.clientPackage}, which is not a registry version a package.json can pin`);
+  }
+  const deps: Record<string, string> = {};
+  const usesSdk = scenario.client === 'v1' || server.kind !== 'v2-handler';
+  if (usesSdk) deps[SDK] = pinned(packages, SDK);
+  if (scenario.client === 'v1' && deps[SDK] !== client.label) {
+    throw new InputError(
+      `--format repro: the case ran the v1 client ${record.clientPackage} against the fixture server of ${SDK}@${deps[SDK]}; one package.json cannot hold both releases`,
+    );
+  }
+  if (scenario.client === 'v2') deps[CLIENT] = client.label;
+  if (server.kind === 'v2-handler' || (server.kind === 'helper' && server.helper === 'v2-mcp-server')) deps[SERVER] = pinned(packages, SERVER);
+  // The v1 SDK takes zod as a (required) peer dependency (and the helper scripts import it themselves).
+  if (usesSdk) deps.zod = pinned(packages, 'zod');
+  return Object.fromEntries(Object.entries(deps).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+const json = (value: unknown): string => JSON.stringify(value, null, 2);
+const oneLine = (value: unknown): string => JSON.stringify(value);
+
+function zodUnsupported(schema: Record<string, JsonValue> | undefined): string | undefined {
+  if (schema === undefined) return undefined;
+  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
+  for (const [key, property] of Object.entries(properties)) {
+    if (property.type !== 'number' && property.type !== 'string') return `${key} has type ${String(property.type)}`;
+  }
+  return undefined;
+}
+
+/** The zod schema the helper fixture builds from a JSON Schema (fixtures/mcp-server.ts), as source text. */
+function zodSource(schema: Record<string, JsonValue> | undefined): string | undefined {
+  if (schema === undefined) return undefined;
+  const properties = (schema.properties ?? {}) as Record<string, { type?: string }>;
+  const required = new Set((schema.required ?? []) as string[]);
+  const fields = Object.entries(properties).map(
+    ([key, property]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : oneLine(key)}: z.${property.type}()${required.has(key) ? '' : '.optional()'}`,
+  );
+  return `z.object({ ${fields.join(', ')} })${schema.additionalProperties === false ? '.strict()' : ''}`;
+}
+
+interface Parts {
+  imports: string[];
+  constants: string[];
+  /** Code that starts the server and defines `connectTransport()`, returning the client's transport. */
+  server: string[];
+  discovery: string[];
+}
+
+function lowLevelHandler(scenario: Scenario): string[] {
+  const { server } = scenario;
+  switch (server.kind) {
+    case 'respond':
+      return ['  // A copy, so the client cannot change RESULT (in memory, messages are passed by reference).', '  async () => structuredClone(RESULT),'];
+    case 'hang':
+      return ['  // Never answers.', '  () => new Promise(() => {}),'];
+    case 'throw':
+      return [`  async () => {`, `    throw new Error(${oneLine(server.message)});`, '  },'];
+    case 'close':
+      return ['  // Closes the connection when tools/call arrives, and never answers.', '  async () => {', '    await serverTransport.close();', '    return new Promise(() => {});', '  },'];
+    case 'malformed':
+      return [
+        '  // Answers with a message that is not valid JSON-RPC (neither result nor error), then nothing.',
+        '  async (_request, extra) => {',
+        "    await serverTransport.send({ jsonrpc: '2.0', id: extra.requestId, outcome: 'done' });",
+        '    return new Promise(() => {});',
+        '  },',
+      ];
+    case 'wrong-id':
+      return [
+        "  // Answers with a valid result carrying another request's id, then nothing.",
+        '  async (_request, extra) => {',
+        "    await serverTransport.send({ jsonrpc: '2.0', id: `${String(extra.requestId)}-other`, result: structuredClone(RESULT) });",
+        '    return new Promise(() => {});',
+        '  },',
+      ];
+    default:
+      throw new Error(`repro: ${server.kind} is not a low-level behaviour`);
+  }
+}
+
+/** The v1 low-level Server, as fixtures/low-level.ts builds it, in a function `startServer(serverTransport)`. */
+function lowLevelServer(scenario: Scenario, parts: Parts): string[] {
+  const { server } = scenario;
+  const respond = server.kind === 'respond' ? server : undefined;
+  parts.imports.push(`import { Server } from '${SDK}/server/index.js';`);
+  parts.imports.push(`import { CallToolRequestSchema, ListToolsRequestSchema } from '${SDK}/types.js';`);
+  if (server.kind === 'respond' || server.kind === 'wrong-id') parts.constants.push('// The CallToolResult the server answers tools/call with, unchanged.', `const RESULT = ${json(server.result)};`);
+  if (respond?.paginate) {
+    parts.constants.push(
+      '// Listed alone on the first tools/list page, so the tool under test is on the second page.',
+      `const DECOY = ${json({ name: 'probe_decoy', description: 'Listed first, so the tool under test is on the second page.', inputSchema: { type: 'object' } })};`,
+    );
+  }
+  if (respond?.changeTo) parts.constants.push('// The definition the server switches to after discovery (then it sends notifications/tools/list_changed).', `const CHANGED_TOOL = ${json(respond.changeTo)};`);
+  if (respond?.registration === 'raw') parts.imports.push(`import { Protocol } from '${SDK}/shared/protocol.js';`);
+  const lines = [
+    '/** The v1 low-level Server listing TOOL and answering tools/call. */',
+    'async function startServer(serverTransport) {',
+    ...(respond?.changeTo ? ['  let listed = TOOL;'] : []),
+    `  const server = new Server({ name: 'repro-server', version: '1.0.0' }, { capabilities: { tools: ${respond?.changeTo ? '{ listChanged: true }' : '{}'} } });`,
+  ];
+  const listed = respond?.changeTo ? 'listed' : 'TOOL';
+  if (respond?.paginate) {
+    lines.push(
+      `  // Two pages: the decoy, then (cursor '${SECOND_PAGE}') the tool under test.`,
+      '  server.setRequestHandler(ListToolsRequestSchema, (request) =>',
+      `    request.params?.cursor === '${SECOND_PAGE}' ? { tools: [structuredClone(${listed})] } : { tools: [DECOY], nextCursor: '${SECOND_PAGE}' },`,
+      '  );',
+    );
+  } else lines.push(`  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [structuredClone(${listed})] }));`);
+  if (respond?.registration === 'raw') {
+    lines.push(
+      "  // Protocol's own setRequestHandler, not Server's: Server's (since 1.24.0) re-checks the result against",
+      '  // CallToolResultSchema before sending; this way the result reaches the client exactly as written.',
+      '  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema,',
+    );
+  } else {
+    lines.push("  // Server.setRequestHandler, the SDK's public registration (it checks results against CallToolResultSchema).", '  server.setRequestHandler(CallToolRequestSchema,');
+  }
+  lines.push(...lowLevelHandler(scenario).map((line) => `  ${line}`), '  );', '  await server.connect(serverTransport);');
+  if (respond?.changeTo) {
+    lines.push(
+      '  // After discovery: switch the listed tool and notify the client, then give it a moment to react.',
+      '  server.changeTool = async () => {',
+      '    listed = CHANGED_TOOL;',
+      '    await server.sendToolListChanged();',
+      '    await new Promise((resolve) => setTimeout(resolve, 20));',
+      '  };',
+    );
+  }
+  lines.push('  return server;', '}');
+  return lines;
+}
+
+function helperServer(scenario: Scenario, parts: Parts): string[] {
+  const server = scenario.server as Extract<Scenario['server'], { kind: 'helper' }>;
+  const v1 = server.helper === 'v1-mcp-server';
+  parts.imports.push(v1 ? `import { McpServer } from '${SDK}/server/mcp.js';` : `import { McpServer } from '${SERVER}';`, "import { z } from 'zod';");
+  if (server.result !== 'throw') parts.constants.push('// What the tool handler returns.', `const RESULT = ${json(server.result)};`);
+  const config = [
+    ...(typeof scenario.tool.description === 'string' ? ['    description: TOOL.description,'] : []),
+    ...(scenario.tool.inputSchema ? [`    inputSchema: ${zodSource(scenario.tool.inputSchema)},`] : []),
+    ...(scenario.tool.outputSchema ? [`    outputSchema: ${zodSource(scenario.tool.outputSchema)},`] : []),
+  ];
+  return [
+    `/** ${v1 ? 'The v1 McpServer' : "The v2 server package's McpServer"}: registerTool with zod schemas matching TOOL's JSON Schemas. */`,
+    'async function startServer(serverTransport) {',
+    `  const server = new McpServer({ name: 'repro-server', version: '1.0.0' });`,
+    '  server.registerTool(',
+    '    TOOL.name,',
+    '    {',
+    ...config.map((line) => `  ${line}`),
+    '    },',
+    server.result === 'throw'
+      ? "    async () => {\n      throw new Error('The value service is unavailable.');\n    },"
+      : '    async () => structuredClone(RESULT),',
+    '  );',
+    ...(v1 ? [] : ["  // The v2 server drives the v1 SDK's in-memory transport like its own (same Transport contract)."]),
+    '  await server.connect(serverTransport);',
+    '  return server;',
+    '}',
+  ];
+}
+
+function transportSection(scenario: Scenario, parts: Parts): string[] {
+  const transport = scenario.transport ?? 'in-memory';
+  const v2 = scenario.client === 'v2';
+  if (scenario.server.kind === 'v2-handler') {
+    const server = scenario.server;
+    parts.imports.push(`import { Server, createMcpHandler } from '${SERVER}';`);
+    parts.constants.push('// The CallToolResult the server answers tools/call with.', `const RESULT = ${json(server.result)};`);
+    return [
+      "// The v2 server package's createMcpHandler serving a v2 low-level Server, which decides the protocol era",
+      '// per request. The client reaches it through a fetch function (in process, no socket).',
+      'const handler = createMcpHandler(() => {',
+      `  const server = new Server({ name: 'repro-server', version: '1' }, { capabilities: { tools: {} } });`,
+      "  server.setRequestHandler('tools/list', () => ({ tools: [structuredClone(TOOL)] }));",
+      "  server.setRequestHandler('tools/call', () => structuredClone(RESULT));",
+      '  return server;',
+      '});',
+      "const connectTransport = async () => new StreamableHTTPClientTransport(new URL('http://fixture.invalid/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) });",
+    ];
+  }
+  if (transport === 'in-memory') {
+    parts.imports.push(`import { InMemoryTransport } from '${SDK}/inMemory.js';`);
+    return [
+      ...(v2 ? ["// In memory: the v1 SDK's linked pair (the v2 client drives it as its own transport; same contract)."] : ['// In memory: a linked pair of transports.']),
+      'const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();',
+      'const server = await startServer(serverTransport);',
+      'const connectTransport = async () => clientTransport;',
+    ];
+  }
+  if (transport === 'http') {
+    parts.imports.push("import { randomUUID } from 'node:crypto';", "import { createServer } from 'node:http';", `import { StreamableHTTPServerTransport } from '${SDK}/server/streamableHttp.js';`);
+    parts.imports.push(v2 ? `import { StreamableHTTPClientTransport } from '${CLIENT}';` : `import { StreamableHTTPClientTransport } from '${SDK}/client/streamableHttp.js';`);
+    return [
+      '// Streamable HTTP on a loopback port the OS picks (JSON responses, with sessions).',
+      'const serverTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), enableJsonResponse: true });',
+      'const server = await startServer(serverTransport);',
+      'const http = createServer((req, res) => {',
+      "  let body = '';",
+      "  req.on('data', (chunk) => (body += chunk));",
+      "  req.on('end', () => void serverTransport.handleRequest(req, res, body ? JSON.parse(body) : undefined).catch(() => res.destroy()));",
+      '});',
+      "await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));",
+      'const connectTransport = async () => new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.address().port}/mcp`));',
+    ];
+  }
+  // stdio: this same file, started with the argument "server", is the server process.
+  parts.imports.push("import { fileURLToPath } from 'node:url';", `import { StdioServerTransport } from '${SDK}/server/stdio.js';`);
+  parts.imports.push(v2 ? `import { StdioClientTransport } from '${CLIENT}/stdio';` : `import { StdioClientTransport } from '${SDK}/client/stdio.js';`);
+  return [
+    "// stdio: this same file, started with the argument 'server', is the server process.",
+    "if (process.argv[2] === 'server') {",
+    '  await startServer(new StdioServerTransport());',
+    '} else {',
+    '  await reproduce(async () => new StdioClientTransport({ command: process.execPath, args: [fileURLToPath(import.meta.url), \'server\'] }));',
+    '}',
+  ];
+}
+
+function discoverySteps(scenario: Scenario): string[] {
+  switch (scenario.discovery) {
+    case 'warm':
+      return ['    // Discovery: tools/list, as an application calls it first (the client may cache the outputSchema).', '    await client.listTools();'];
+    case 'cold':
+      return ['    // No discovery: the client calls a tool it has never listed.'];
+    case 'definition':
+      return ['    // No tools/list: the tool definition is handed to callTool instead.'];
+    case 'changed':
+      return [
+        '    // Discovery, then the server changes the tool and sends notifications/tools/list_changed.',
+        '    await client.listTools();',
+        '    await server.changeTool();',
+      ];
+    case 'all-pages':
+      return [
+        '    // Discovery: every tools/list page, following nextCursor to the end.',
+        '    let cursor;',
+        '    do cursor = (await client.listTools(cursor === undefined ? undefined : { cursor })).nextCursor;',
+        '    while (cursor !== undefined);',
+      ];
+    case 'one-page':
+      return [`    // Discovery: only the tool's own page, fetched with its cursor (the first page is never seen).`, `    await client.listTools({ cursor: '${SECOND_PAGE}' });`];
+  }
+}
+
+function callExpression(scenario: Scenario): string[] {
+  const name = scenario.calledName === undefined ? 'TOOL.name' : oneLine(scenario.calledName);
+  const params = `{ name: ${name}, arguments: ${oneLine(scenario.arguments ?? {})} }`;
+  const options: string[] = [];
+  if (scenario.discovery === 'definition') options.push('toolDefinition: TOOL');
+  if (scenario.clientTimeoutMs !== undefined) options.push(`timeout: ${scenario.clientTimeoutMs}`);
+  const comment = [
+    ...(scenario.calledName !== undefined ? [`    // Calls ${oneLine(scenario.calledName)}, a tool the server does not have.`] : []),
+    ...(scenario.clientTimeoutMs !== undefined ? ["    // With the client's own request timeout for this call."] : []),
+  ];
+  const call =
+    options.length === 0
+      ? `client.callTool(${params})`
+      : scenario.client === 'v1'
+        ? `client.callTool(${params}, undefined, { ${options.join(', ')} })`
+        : `client.callTool(${params}, { ${options.join(', ')} })`;
+  return [...comment, `    const result = await within(${call}, LIMIT_MS);`, "    return result === TIMED_OUT ? { outcome: 'timeout' } : returned(result);"];
+}
+
+function clientConnect(scenario: Scenario, parts: Parts): string[] {
+  if (scenario.client === 'v1') {
+    parts.imports.push(`import { Client } from '${SDK}/client/index.js';`);
+    return ["    client = new Client({ name: 'repro-client', version: '1.0.0' });", '    await client.connect(await connectTransport());'];
+  }
+  const modern = scenario.server.kind === 'v2-handler' && scenario.server.era === 'modern';
+  parts.imports.push(scenario.server.kind === 'v2-handler' ? `import { Client, StreamableHTTPClientTransport } from '${CLIENT}';` : `import { Client } from '${CLIENT}';`);
+  if (modern) {
+    return [
+      '    // Let the client discover the server and negotiate the newest protocol era (2026-07-28).',
+      "    client = new Client({ name: 'repro-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });",
+      '    await client.connect(await connectTransport());',
+    ];
+  }
+  return [
+    "    client = new Client({ name: 'repro-client', version: '1.0.0' });",
+    "    // The plain 2025-era initialize handshake.",
+    "    await client.connect(await connectTransport(), { prior: { kind: 'legacy' } });",
+  ];
+}
+
+function describeSetup(scenario: Scenario, record: CaseRecord): string {
+  const server = scenario.server;
+  const who =
+    server.kind === 'v2-handler'
+      ? `the v2 server package's createMcpHandler (${server.era} era)`
+      : server.kind === 'helper'
+        ? server.helper === 'v1-mcp-server'
+          ? 'the v1 McpServer (registerTool)'
+          : "the v2 server package's McpServer (registerTool)"
+        : `the v1 low-level Server${server.kind === 'respond' && server.registration === 'raw' ? ' (raw Protocol registration)' : ''}`;
+  const via = server.kind === 'v2-handler' ? 'a fetch function' : (scenario.transport ?? 'in-memory') === 'in-memory' ? 'in memory' : `over ${scenario.transport}`;
+  return `${record.clientPackage} client, ${scenario.discovery} discovery, server: ${who}, ${via}`;
+}
+
+function script(input: ReproInput): string {
+  const { scenario, record } = input;
+  const parts: Parts = { imports: ["import { isDeepStrictEqual } from 'node:util';"], constants: [], server: [], discovery: [] };
+  const expected = printedObservation(record.observed);
+  const limitMs = record.observed.outcome === 'timeout' ? record.observed.afterMs : input.timeoutMs;
+  parts.constants.push('// The tool as tools/list returns it.', `const TOOL = ${json(scenario.tool)};`);
+  const serverFunction = scenario.server.kind === 'v2-handler' ? [] : scenario.server.kind === 'helper' ? helperServer(scenario, parts) : lowLevelServer(scenario, parts);
+  const stdio = scenario.transport === 'stdio';
+  const transport = transportSection(scenario, parts);
+  const connect = clientConnect(scenario, parts);
+  const header = [
+    `// Standalone reproduction of mcp-sdk-probe case ${scenario.id}`,
+    `// (${describeSetup(scenario, record)}).`,
+    ...(scenario.question ? [`// Question: ${scenario.question}`] : []),
+    '// It starts the server, makes the client calls the probe made, prints what the client did as one JSON',
+    '// line, and exits 0 when that is what the probe recorded (EXPECTED below), 1 when it is not.',
+  ];
+  const body = [
+    ...header,
+    ...[...new Set(parts.imports)],
+    '',
+    ...parts.constants,
+    '// What the probe recorded. Reproduced = same outcome; for returned, the same isError and structuredContent',
+    '// (absence included); for rejected or crashed, the same error name and code (message wording varies).',
+    `const EXPECTED = ${json(expected)};`,
+    `// The probe's time limit: a call still unanswered after it is outcome "timeout". Connecting and listing`,
+    '// get a generous limit of their own, so a slow first start of Node and the SDK does not count.',
+    `const LIMIT_MS = ${limitMs};`,
+    `const SETUP_LIMIT_MS = ${Math.max(limitMs, 30_000)};`,
+    '',
+    ...serverFunction,
+    ...(serverFunction.length > 0 ? [''] : []),
+    ...(stdio ? [] : [...transport, '']),
+    "/** Connect, discover, call; what the application gets back from callTool, or what it threw, and when. */",
+    'async function observe(connectTransport, state) {',
+    "  state.stage = 'connect';",
+    '  let client;',
+    '  try {',
+    '    const ready = await within(',
+    '      (async () => {',
+    ...[...connect, '    state.client = client;', "    state.stage = 'discover';", ...discoverySteps(scenario)].map((line) => `    ${line}`),
+    '      })(),',
+    '      SETUP_LIMIT_MS,',
+    '    );',
+    "    if (ready === TIMED_OUT) return { outcome: 'timeout' };",
+    "    state.stage = 'call';",
+    '  } catch (error) {',
+    "    return { outcome: 'crashed', stage: state.stage, error: describeError(error) };",
+    '  }',
+    '  try {',
+    ...callExpression(scenario),
+    '  } catch (error) {',
+    "    return { outcome: 'rejected', error: describeError(error) };",
+    '  }',
+    '}',
+    '',
+    "const TIMED_OUT = Symbol('timed out');",
+    '/** `promise`, or TIMED_OUT when it is still pending after `ms`. */',
+    'function within(promise, ms) {',
+    '  let timer;',
+    '  const limit = new Promise((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));',
+    '  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));',
+    '}',
+    '',
+    '/** The fields of a CallToolResult this reproduction is about. */',
+    'function returned(result) {',
+    "  const observed = { outcome: 'returned' };",
+    "  if (typeof result?.isError === 'boolean') observed.isError = result.isError;",
+    '  if (result?.structuredContent !== undefined) observed.structuredContent = JSON.parse(JSON.stringify(result.structuredContent));',
+    '  return observed;',
+    '}',
+    '',
+    '/** v1 McpError, v2 ProtocolError (numeric code) or SdkError (string code), or any other Error. */',
+    'function describeError(error) {',
+    '  if (!(error instanceof Error)) return { name: typeof error, code: null, message: String(error) };',
+    "  const name = error.name && error.name !== 'Error' ? error.name : error.constructor.name || 'Error';",
+    "  const code = typeof error.code === 'number' || typeof error.code === 'string' ? error.code : null;",
+    '  return { name, code, message: error.message };',
+    '}',
+    '',
+    'function reproduces(observed, expected) {',
+    '  if (observed.outcome !== expected.outcome) return false;',
+    "  if (observed.outcome === 'returned') {",
+    '    return observed.isError === expected.isError && isDeepStrictEqual(observed.structuredContent, expected.structuredContent);',
+    '  }',
+    "  if (observed.outcome === 'rejected' || observed.outcome === 'crashed') {",
+    '    return observed.stage === expected.stage && observed.error.name === expected.error.name && observed.error.code === expected.error.code;',
+    '  }',
+    '  return true;',
+    '}',
+    '',
+    'async function reproduce(connectTransport) {',
+    '  const state = {};',
+    '  const observed = await observe(connectTransport, state);',
+    '  const ok = reproduces(observed, EXPECTED);',
+    '  // Close the client (for stdio: stops the server process), but do not wait on a hung connection.',
+    '  await Promise.race([Promise.resolve(state.client?.close()).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000))]);',
+    '  process.stderr.write(ok ? `reproduced: ${EXPECTED.outcome}, as the probe recorded\\n` : `NOT reproduced: the probe recorded ${JSON.stringify(EXPECTED)}\\n`);',
+    '  process.stdout.write(`${JSON.stringify(observed)}\\n`, () => process.exit(ok ? 0 : 1));',
+    '}',
+    ...(stdio ? ['', ...transport] : ['', 'await reproduce(connectTransport);']),
+  ];
+  return `${body.join('\n')}\n`;
+}
+
+function observedSummary(observed: Observation): string {
+  const printed = printedObservation(observed);
+  switch (observed.outcome) {
+    case 'returned':
+      return `returned a result (isError ${String(observed.isError ?? 'absent')}, structuredContent ${Object.hasOwn(printed, 'structuredContent') ? '`' + oneLine(printed.structuredContent) + '`' : 'absent'})`;
+    case 'rejected':
+      return `rejected the call: ${observed.error.name} ${String(observed.error.code ?? '(no code)')}: ${observed.error.message.split('\n')[0]}`;
+    case 'crashed':
+      return `threw before the call (at ${observed.stage}): ${observed.error.name} ${String(observed.error.code ?? '(no code)')}: ${observed.error.message.split('\n')[0]}`;
+    case 'timeout':
+      return `neither answered nor failed within ${observed.afterMs} ms (timeout)`;
+  }
+}
+
+/** The folder's files, by name. Throws InputError when the case cannot be reproduced standalone. */
+export function renderRepro(input: ReproInput): Record<string, string> {
+  const { scenario, record } = input;
+  const reason = reproUnsupported(scenario);
+  if (reason) throw new InputError(`--format repro: case ${scenario.id} cannot be reproduced standalone: ${reason}`);
+  if (record.id !== scenario.id) throw new Error(`repro: record ${record.id} is not case ${scenario.id}`);
+  const dependencies = dependenciesOf(input);
+  const packageJson = {
+    name: `repro-${scenario.id.replaceAll('/', '-')}`.slice(0, 200),
+    version: '1.0.0',
+    private: true,
+    description: `Standalone reproduction of mcp-sdk-probe case ${scenario.id}`,
+    type: 'module',
+    scripts: { start: 'node repro.mjs' },
+    dependencies,
+  };
+  const readme = [
+    `# Reproduction: ${scenario.id}`,
+    '',
+    `${describeSetup(scenario, record)}.${scenario.question ? ` Question: ${scenario.question}` : ''}`,
+    '',
+    '    npm install --ignore-scripts && node repro.mjs',
+    '',
+    `Observed by mcp-sdk-probe with ${Object.entries(dependencies).map(([name, version]) => `${name}@${version}`).join(', ')}: the client ${observedSummary(record.observed)}.`,
+    'repro.mjs prints its own observation as one JSON line and exits 0 when it matches that, 1 when it does not.',
+    '',
+  ];
+  return {
+    'package.json': `${json(packageJson)}\n`,
+    'repro.mjs': script(input),
+    'README.md': readme.join('\n'),
+  };
+}

@@ -1,0 +1,319 @@
+// --format repro: the standalone reproduction folder. Each generated repro.mjs is RUN here, offline,
+// against this project's installed packages (node_modules linked into the folder, nothing installed),
+// and must print the recorded observation and exit 0; a tampered expectation must make it exit 1.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { auditMatrix } from '../scenarios/audit.ts';
+import { extendedMatrix } from '../scenarios/extended/index.ts';
+import { replayMatrix } from '../scenarios/replay.ts';
+import { main, type CliIo } from '../probe/commands/cli.ts';
+import { reproFiles } from '../probe/commands/repro.ts';
+import type { Matrix, ResultFile, Scenario } from '../probe/core/domain.ts';
+import { InputError } from '../probe/core/errors.ts';
+import { readCapture } from '../probe/io/capture.ts';
+import { captureEnvironment } from '../probe/io/environment.ts';
+import { runMatrix } from '../probe/engine/run.ts';
+import { printedObservation, renderRepro, reproUnsupported } from '../probe/render/repro.ts';
+import { ROOT } from './helpers/cli.ts';
+
+const TIMEOUT_MS = 5000;
+const CAPTURE = join(ROOT, 'scenarios', 'captures', 'error-with-structured-content.json');
+const CHECKOUT_LATEST = join(ROOT, 'results', 'latest.json');
+
+let base: string;
+const environment = captureEnvironment();
+
+/**
+ * `npm test` runs a representative few (each repro is a Node process: ~1 s); `npm run test:repro-all`
+ * (MCP_SDK_PROBE_REPRO_ALL=1, run by .ci/run) runs every audit and replay case and the whole list below.
+ */
+const ALL = process.env.MCP_SDK_PROBE_REPRO_ALL === '1';
+const AUDIT_FEW = ['v1/warm/conforming-success', 'v2/warm/conforming-success', 'v2/warm/off-schema-success', 'v1/warm/error-off-schema', 'v1/cold/error-off-schema'];
+const EXTENDED_FEW = [
+  'v2/definition/off-schema-success',
+  'v1/changed/schema-widened-off-schema-success',
+  'v1/warm/success-structured-null',
+  'v1/warm/schema-bad-pattern',
+  'v1/warm/v1-mcp-server-off-schema-success',
+  'v1/warm/v2-mcp-server-invalid-arguments',
+  'v2/warm/fault-never-answers-client-timeout',
+  'v2/warm/modern-era-string-off-schema',
+  'v1/warm/stdio-off-schema-success',
+  'v1/warm/http-error-off-schema',
+];
+
+/** One case of each extended family, and each discovery mode, fault and server kind the generator writes. */
+const EXTENDED_ALL = [
+  'v2/cold/off-schema-success',
+  'v2/definition/off-schema-success',
+  'v1/all-pages/paged-off-schema-success',
+  'v2/one-page/paged-off-schema-success',
+  'v1/changed/schema-widened-off-schema-success',
+  'v2/changed/schema-widened-off-schema-success',
+  'v1/warm/success-structured-null',
+  'v2/warm/error-structured-nested-extra',
+  'v1/warm/wrapped-success-structured-string',
+  'v1/warm/schema-bad-pattern',
+  'v2/warm/schema-draft-04-dialect',
+  'v1/warm/v1-mcp-server-off-schema-success',
+  'v2/warm/v2-mcp-server-error-off-schema',
+  'v1/warm/v2-mcp-server-invalid-arguments',
+  'v2/warm/v1-mcp-server-unknown-tool',
+  'v1/warm/low-level-handler-throws',
+  'v1/warm/fault-close-mid-call',
+  'v2/warm/fault-never-answers-client-timeout',
+  'v1/warm/fault-never-answers',
+  'v2/warm/fault-malformed-answer',
+  'v1/warm/fault-answer-wrong-id',
+  'v2/warm/modern-era-string-off-schema',
+  'v2/warm/legacy-era-number-conforming',
+  'v1/warm/stdio-off-schema-success',
+  'v2/warm/stdio-error-off-schema',
+  'v1/warm/http-error-off-schema',
+  'v2/warm/http-success-without-structured',
+];
+const EXTENDED_IDS = ALL ? EXTENDED_ALL : EXTENDED_FEW;
+
+interface Ran {
+  readonly scenario: Scenario;
+  readonly result: ResultFile;
+}
+const ran = new Map<string, Ran>();
+
+async function runAll(matrix: Matrix, scenarios: readonly Scenario[]): Promise<void> {
+  const result = await runMatrix(matrix, scenarios, { timeoutMs: TIMEOUT_MS, environment });
+  for (const scenario of scenarios) ran.set(scenario.id, { scenario, result });
+}
+
+function writeFolder(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(base, 'case-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  // The project's installed packages stand in for `npm install`: Node resolves the pinned names there.
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+function runRepro(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, ['repro.mjs'], { cwd: dir, timeout: 30_000 }, (error, stdout, stderr) =>
+      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Runs `work` over `items`, a few at a time (each repro is a Node process of its own). */
+async function pool<T, R>(items: readonly T[], work: (item: T) => Promise<R>, size = 6): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await work(items[i]!);
+      }
+    }),
+  );
+  return results;
+}
+
+function captured(): { stdout: string; stderr: string; io: CliIo } {
+  const out = { stdout: '', stderr: '' };
+  const io: CliIo = {
+    stdout: (text) => void (out.stdout += text),
+    stderr: (text) => void (out.stderr += text),
+    // The default result JSON goes here, not into the checkout's results/.
+    env: { MCP_SDK_PROBE_RESULTS_DIR: join(base, 'results'), CI: '' },
+    cwd: base,
+    stdoutIsTty: false,
+    stderrIsTty: false,
+  };
+  return Object.assign(out, { io });
+}
+
+const checkoutLatest = () => (existsSync(CHECKOUT_LATEST) ? statSync(CHECKOUT_LATEST).mtimeMs : 'absent');
+
+beforeAll(async () => {
+  base = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-repro-'));
+  const capture = readCapture(CAPTURE, 'error-with-structured-content.json');
+  const replay = replayMatrix(capture, 'error-with-structured-content.json', []);
+  const extended = EXTENDED_IDS.map((id) => {
+    const scenario = extendedMatrix.scenarios.find((s) => s.id === id);
+    if (!scenario) throw new Error(`no extended case ${id}`);
+    return scenario;
+  });
+  await runAll(auditMatrix, ALL ? auditMatrix.scenarios : auditMatrix.scenarios.filter((s) => AUDIT_FEW.includes(s.id)));
+  await runAll(replay, ALL ? replay.scenarios : replay.scenarios.filter((s) => s.client === 'v2' && s.discovery === 'warm'));
+  await runAll(extendedMatrix, extended);
+}, 120_000);
+
+describe('repro.mjs reproduces the recorded observation, run offline against the installed packages', () => {
+  it('covers one case of each extended family (and, in the full run, every audit and replay case)', () => {
+    const families = new Set(extendedMatrix.scenarios.map((s) => s.family));
+    const covered = new Set(EXTENDED_IDS.map((id) => ran.get(id)!.scenario.family));
+    expect(covered).toEqual(families);
+    expect(ran.size).toBe(ALL ? 13 + 4 + EXTENDED_IDS.length : AUDIT_FEW.length + 1 + EXTENDED_IDS.length);
+  });
+
+  it('exits 0 and prints the recorded observation, for each case', async () => {
+    const cases = [...ran.values()];
+    const runs = await pool(cases, async ({ scenario, result }) => {
+      const files = reproFiles(scenario, result, TIMEOUT_MS);
+      const run = await runRepro(writeFolder(files));
+      const record = result.cases.find((c) => c.id === scenario.id)!;
+      return { id: scenario.id, code: run.code, printed: run.stdout, stderr: run.stderr, expected: printedObservation(record.observed) };
+    });
+    for (const run of runs) {
+      expect({ id: run.id, code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ id: run.id, code: 0, stderr: '' });
+      const lines = run.printed.trimEnd().split('\n');
+      expect(lines, run.id).toHaveLength(1);
+      const printed = JSON.parse(lines[0]!) as Record<string, unknown>;
+      // Same outcome and, per outcome, the fields the check compares (the message wording may differ).
+      expect(printed.outcome, run.id).toBe(run.expected.outcome);
+      if (printed.outcome === 'returned') {
+        expect({ isError: printed.isError, structuredContent: printed.structuredContent }, run.id).toStrictEqual({
+          isError: run.expected.isError,
+          structuredContent: run.expected.structuredContent,
+        });
+      }
+      if (printed.outcome === 'rejected' || printed.outcome === 'crashed') {
+        const { name, code } = printed.error as { name: string; code: unknown };
+        const expected = run.expected.error as { name: string; code: unknown };
+        expect({ name, code, stage: printed.stage }, run.id).toEqual({ name: expected.name, code: expected.code, stage: run.expected.stage });
+      }
+    }
+  }, 180_000);
+
+  it('exits 1 when the recorded observation is not what happens (the check can fail)', async () => {
+    const { scenario, result } = ran.get('v2/warm/off-schema-success')!;
+    const files = reproFiles(scenario, result, TIMEOUT_MS);
+    const script = files['repro.mjs']!;
+    expect(script).toContain('const EXPECTED = {\n  "outcome": "rejected"');
+    const tampered = script.replace('const EXPECTED = {\n  "outcome": "rejected"', 'const EXPECTED = {\n  "outcome": "returned"');
+    const run = await runRepro(writeFolder({ ...files, 'repro.mjs': tampered }));
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).outcome).toBe('rejected');
+    expect(run.stderr).toContain('NOT reproduced');
+
+    // A returned case whose recorded structuredContent differs fails too.
+    const other = ran.get('v1/warm/conforming-success')!;
+    const returnedFiles = reproFiles(other.scenario, other.result, TIMEOUT_MS);
+    const changed = returnedFiles['repro.mjs']!.replace(/(const EXPECTED = \{[^;]*"value": )7/, '$18');
+    expect(changed).not.toBe(returnedFiles['repro.mjs']);
+    expect((await runRepro(writeFolder({ ...returnedFiles, 'repro.mjs': changed }))).code).toBe(1);
+  }, 60_000);
+});
+
+describe('the generated folder', () => {
+  it('is the same bytes for the same case run twice, and names nothing of this machine', async () => {
+    const scenario = auditMatrix.scenarios.find((s) => s.id === 'v1/cold/error-off-schema')!;
+    const again = await runMatrix(auditMatrix, [scenario], { timeoutMs: TIMEOUT_MS, environment: captureEnvironment() });
+    const first = reproFiles(scenario, ran.get(scenario.id)!.result, TIMEOUT_MS);
+    expect(reproFiles(scenario, again, TIMEOUT_MS)).toEqual(first);
+    for (const [id, { scenario: s, result }] of ran) {
+      for (const [name, text] of Object.entries(reproFiles(s, result, TIMEOUT_MS))) {
+        expect(text, `${id} ${name}`).not.toContain(ROOT);
+        expect(text, `${id} ${name}`).not.toContain(tmpdir());
+        expect(text, `${id} ${name}`).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
+      }
+    }
+  });
+
+  it('pins exactly the packages the case used, at the versions that ran, with zod as the v1 SDK peer', () => {
+    const deps = (id: string) => {
+      const { scenario, result } = ran.get(id)!;
+      return JSON.parse(reproFiles(scenario, result, TIMEOUT_MS)['package.json']!) as { type: string; private: boolean; scripts: unknown; dependencies: Record<string, string> };
+    };
+    const p = environment.packages;
+    const v1 = deps('v1/warm/conforming-success');
+    expect(v1).toMatchObject({ type: 'module', private: true, scripts: { start: 'node repro.mjs' } });
+    expect(v1.dependencies).toEqual({ '@modelcontextprotocol/sdk': p['@modelcontextprotocol/sdk'], zod: p.zod });
+    expect(deps('v2/warm/conforming-success').dependencies).toEqual({
+      '@modelcontextprotocol/client': p['@modelcontextprotocol/client'],
+      '@modelcontextprotocol/sdk': p['@modelcontextprotocol/sdk'],
+      zod: p.zod,
+    });
+    expect(Object.keys(deps('v2/warm/modern-era-string-off-schema').dependencies)).toEqual(['@modelcontextprotocol/client', '@modelcontextprotocol/server']);
+    expect(Object.keys(deps('v1/warm/v2-mcp-server-invalid-arguments').dependencies)).toEqual(['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'zod']);
+  });
+
+  it('refuses, with a reason, a case the harness alone can run', () => {
+    const base = auditMatrix.scenarios[0]!;
+    expect(reproUnsupported({ ...base, discovery: 'definition' })).toMatch(/v1 client has no callTool toolDefinition/);
+    expect(reproUnsupported({ ...base, transport: 'stdio', server: { kind: 'hang' } })).toMatch(/stdio fixture answers with a plain result only/);
+    const record = ran.get(base.id)!.result.cases.find((c) => c.id === base.id)!;
+    expect(() => renderRepro({ scenario: { ...base, discovery: 'definition' }, record, packages: environment.packages, timeoutMs: TIMEOUT_MS })).toThrow(InputError);
+    // A client release that is not a registry version cannot be pinned.
+    expect(() => renderRepro({ scenario: base, record: { ...record, clientPackage: '@modelcontextprotocol/sdk@1.32.2+local.abc' }, packages: environment.packages, timeoutMs: TIMEOUT_MS })).toThrow(
+      /not a registry version/,
+    );
+  });
+});
+
+describe('mcp-sdk-probe --format repro (in-process CLI)', () => {
+  it('writes the folder for one audit case, the result JSON to the default path, and the repro runs', async () => {
+    const before = checkoutLatest();
+    const out = join(base, 'cli-audit');
+    const run = captured();
+    const code = await main(['--format', 'repro', '--case', 'v1/warm/error-off-schema', '--out', out], run.io);
+    expect(run.stderr).toContain('Standalone reproduction written to cli-audit');
+    expect(code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['README.md', 'package.json', 'repro.mjs']);
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('npm install --ignore-scripts && node repro.mjs');
+    expect(JSON.parse(readFileSync(join(base, 'results', 'latest.json'), 'utf8')).cases.map((c: { id: string }) => c.id)).toEqual(['v1/warm/error-off-schema']);
+    expect(checkoutLatest()).toBe(before);
+    symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');
+    const repro = await runRepro(out);
+    expect(repro.code).toBe(0);
+    expect(JSON.parse(repro.stdout)).toMatchObject({ outcome: 'rejected', error: { name: 'McpError', code: -32602 } });
+  });
+
+  it('writes the folder for one replay case into an existing empty folder', async () => {
+    const out = join(base, 'cli-replay');
+    mkdirSync(out);
+    const run = captured();
+    const code = await main(['replay', CAPTURE, '--format', 'repro', '--case', 'v2/cold/error-with-structured-content', '--out', out], run.io);
+    expect(run.stderr).toContain('Standalone reproduction written');
+    expect(code).toBe(0);
+    expect(readFileSync(join(out, 'repro.mjs'), 'utf8')).toContain('// No discovery: the client calls a tool it has never listed.');
+    expect(existsSync(join(base, 'results', 'replay-latest.json'))).toBe(true);
+  });
+
+  it.each([
+    ['no --out', ['--format', 'repro', '--case', 'v1/warm/conforming-success'], /--format repro needs --out/],
+    ['no case', ['--format', 'repro', '--case', 'no-such-case', '--out', 'x'], /matches no case/],
+    ['several cases', ['--format', 'repro', '--case', 'v1/*', '--out', 'x'], /exactly one case; --case selects 7/],
+    ['every audit case', ['--format', 'repro', '--out', 'x'], /exactly one case; --case selects 13/],
+    ['a replay without --case', ['replay', CAPTURE, '--format', 'repro', '--out', 'x'], /exactly one case; --case selects 4/],
+    ['a replay --case matching nothing', ['replay', CAPTURE, '--format', 'repro', '--case', 'v3/*', '--out', 'x'], /matches no case of this replay/],
+    [
+      'a client release no package.json can pin',
+      ['--format', 'repro', '--case', 'v2/warm/conforming-success', '--v2', join(ROOT, 'node_modules', '@modelcontextprotocol', 'client'), '--out', 'x'],
+      /cannot be reproduced standalone|not a registry version a package.json can pin/,
+    ],
+  ])('exits 2 on %s, writing nothing', async (_name, argv, message) => {
+    const run = captured();
+    expect(await main(argv, run.io)).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(existsSync(join(base, 'x'))).toBe(false);
+  }, 60_000);
+
+  it('exits 2 and leaves the files alone when --out is not empty, or is a file', async () => {
+    const out = join(base, 'not-empty');
+    mkdirSync(out);
+    writeFileSync(join(out, 'mine.txt'), 'keep me');
+    const run = captured();
+    expect(await main(['--format', 'repro', '--case', 'v1/warm/conforming-success', '--out', out], run.io)).toBe(2);
+    expect(run.stderr).toMatch(/the folder is not empty; --format repro never overwrites files/);
+    expect(readdirSync(out)).toEqual(['mine.txt']);
+    expect(readFileSync(join(out, 'mine.txt'), 'utf8')).toBe('keep me');
+    const file = join(base, 'a-file');
+    writeFileSync(file, 'x');
+    const again = captured();
+    expect(await main(['--format', 'repro', '--case', 'v1/warm/conforming-success', '--out', file], again.io)).toBe(2);
+    expect(again.stderr).toMatch(/exists and is not a folder/);
+  });
+});
