@@ -11,6 +11,9 @@ import { describeError, observe } from './observe.ts';
 import { pinnedClient } from './run.ts';
 import type { CaseWorkerInput, FromCaseWorker, ToCaseWorker } from './pool-protocol.ts';
 
+// What a client or server prints in this thread is not the probe's output.
+for (const stream of [process.stdout, process.stderr]) stream.write = (() => true) as typeof stream.write;
+
 const input = workerData as CaseWorkerInput;
 const port = parentPort!;
 const post = (message: FromCaseWorker) => port.postMessage(message);

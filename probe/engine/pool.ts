@@ -57,6 +57,29 @@ export interface PoolRun {
   readonly lints: (Finding[] | null)[];
 }
 
+/**
+ * Threads left ready by earlier runs in this process (the parts of `--matrix all`, a test suite's many
+ * runs), by what they were started with. Unref'd while idle, so they never keep the process alive.
+ */
+const idle = new Map<string, Worker[]>();
+
+function threadKey(options: PoolOptions, input: CaseWorkerInput): string {
+  return JSON.stringify([String(options.workerUrl ?? CASE_WORKER), options.workerData ?? null, input]);
+}
+
+function newThread(options: PoolOptions, input: CaseWorkerInput, key: string): Worker {
+  // The worker drops what a client or server prints in it (case-worker.ts): no output streams to keep
+  // open here, so an idle, unref'd thread holds nothing that keeps the process alive.
+  const worker = new Worker(options.workerUrl ?? CASE_WORKER, { workerData: { ...options.workerData, ...input } });
+  // An idle thread that ends is forgotten; its error has no run to report to.
+  worker.on('error', () => {});
+  worker.on('exit', () => {
+    const free = idle.get(key);
+    if (free?.includes(worker)) free.splice(free.indexOf(worker), 1);
+  });
+  return worker;
+}
+
 export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOptions): Promise<PoolRun> {
   const records: (CaseRecord | undefined)[] = new Array(scenarios.length);
   // Until a thread reports them, a case's checks count as not finished (a stopped thread never will).
@@ -85,16 +108,15 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
     };
 
     const start = () => {
-      const worker = new Worker(options.workerUrl ?? CASE_WORKER, { workerData: { ...options.workerData, ...input }, stdout: true, stderr: true });
-      // What a client or server prints inside a worker is not the probe's output.
-      worker.stdout.resume();
-      worker.stderr.resume();
+      const key = threadKey(options, input);
+      const reused = idle.get(key)?.pop();
+      const worker = reused ?? newThread(options, input, key);
+      worker.ref();
       workers.add(worker);
       let running: Running | undefined;
       let stopped = false;
 
-      const stop = () => {
-        if (stopped) return;
+      const detach = () => {
         stopped = true;
         if (running) {
           clearTimeout(running.deadline);
@@ -102,13 +124,31 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         }
         running = undefined;
         workers.delete(worker);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
+      /** A thread that cannot be trusted any more (stuck, or dead): stopped, and another started if work is left. */
+      const stop = () => {
+        if (stopped) return;
+        detach();
         void worker.terminate();
         if (next < scenarios.length && !failed) start();
         finishIfDone();
       };
+      /** A healthy thread with nothing left to do: kept for the next run in this process. */
+      const retire = () => {
+        if (stopped) return;
+        detach();
+        worker.unref();
+        let free = idle.get(key);
+        if (!free) idle.set(key, (free = []));
+        free.push(worker);
+        finishIfDone();
+      };
 
       const dispatch = () => {
-        if (failed || next >= scenarios.length) return stop();
+        if (failed || next >= scenarios.length) return retire();
         const index = next++;
         const scenario = scenarios[index]!;
         const limitMs = scenario.timeoutMs ?? options.timeoutMs;
@@ -123,7 +163,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         worker.postMessage(message);
       };
 
-      worker.on('message', (message: FromCaseWorker) => {
+      const onMessage = (message: FromCaseWorker) => {
         if (stopped) return;
         switch (message.kind) {
           case 'ready':
@@ -153,10 +193,9 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
             clearTimeout(running.deadline);
             clearTimeout(running.cleanup);
             running = undefined;
-            finishIfDone();
             return dispatch();
         }
-      });
+      };
       const died = (name: string, text: string) => {
         if (stopped) return;
         const at = running;
@@ -166,8 +205,12 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         }
         stop();
       };
-      worker.on('error', (error) => died(error.name, error.message));
-      worker.on('exit', (code) => died('WorkerExit', `the case's thread exited (code ${code}) before the case was recorded`));
+      const onError = (error: Error) => died(error.name, error.message);
+      const onExit = (code: number) => died('WorkerExit', `the case's thread exited (code ${code}) before the case was recorded`);
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      if (reused) dispatch();
     };
 
     if (scenarios.length === 0) return resolve({ records: [], lints: [] });
