@@ -6,8 +6,10 @@ import { InputError } from '../core/errors.ts';
 import { HARNESS, harnessRepository } from '../core/harness.ts';
 import { renderJunit } from '../render/junit.ts';
 import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
-import { serializeResult, writeFileAtomic } from '../io/json-files.ts';
-import { displayPath, PROJECT_ROOT, type CliIo } from './io.ts';
+import { serializeResult } from '../io/json-files.ts';
+import { checkOutputPath, writeFileAtomic, type Guarded } from '../io/files.ts';
+import { join } from 'node:path';
+import { DEFAULT_RECORDED, DEFAULT_SWEEP_BASELINE, displayPath, PROJECT_ROOT, RESULTS_DIR, type CliIo } from './io.ts';
 
 export const FORMATS = ['table', 'json', 'markdown', 'junit'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -51,15 +53,48 @@ export interface EmitInput {
   readonly table: (writtenPath: string) => string;
 }
 
+const BASELINE_NAMES = ['recorded.json', 'recorded-extended.json', 'sweep-baseline.json'];
+
+/**
+ * The recorded baselines (the project's, and results/ as the commands see it): no output replaces one,
+ * only the --update that records it. `inputs` are this run's --recorded/--baseline files and the like.
+ */
+export function guardedPaths(inputs: readonly { path: string; what: string }[] = []): Guarded[] {
+  const baselines = [DEFAULT_RECORDED, join(RESULTS_DIR, 'recorded-extended.json'), DEFAULT_SWEEP_BASELINE, ...BASELINE_NAMES.map((name) => join(PROJECT_ROOT, 'results', name))];
+  return [
+    ...[...new Set(baselines)].map((path) => ({ path, why: 'is a recorded baseline, rewritten only by the --update that records it' })),
+    ...inputs.map((input) => ({ path: input.path, why: `is the ${input.what} this run reads` })),
+  ];
+}
+
+/** The label of an output path in errors: the flag when the user gave it. */
+export function outputLabel(path: string, flag: string | undefined): string {
+  return flag ? `${flag} ${path}` : path;
+}
+
+/** Where emit writes: the result JSON, and the Markdown/JUnit document when --out takes it. */
+function plannedOutputs(format: Format, out: string | undefined, defaultJsonPath: string): { json: string; jsonLabel: string; document?: string } {
+  const documentFormat = format === 'markdown' || format === 'junit';
+  const json = documentFormat || !out ? defaultJsonPath : out;
+  return { json, jsonLabel: outputLabel(json, json === out ? '--out' : undefined), ...(documentFormat && out ? { document: out } : {}) };
+}
+
+/** Checks every path emit will write, before any work runs (see checkOutputPath). */
+export function checkEmitOutputs(format: Format, out: string | undefined, defaultJsonPath: string, guarded: readonly Guarded[]): void {
+  const planned = plannedOutputs(format, out, defaultJsonPath);
+  checkOutputPath(planned.json, planned.jsonLabel, guarded);
+  if (planned.document) checkOutputPath(planned.document, outputLabel(planned.document, '--out'), guarded);
+}
+
 /**
  * The result JSON is always written (to --out for table/json, else to the default path). Markdown and
  * JUnit documents go to --out when given, else to stdout; the table and --json go to stdout.
  */
 export function emit(input: EmitInput, io: CliIo): void {
   const json = serializeResult(input.result);
-  const documentFormat = input.format === 'markdown' || input.format === 'junit';
-  const jsonPath = documentFormat || !input.out ? input.defaultJsonPath : input.out;
-  writeFileAtomic(jsonPath, json);
+  const planned = plannedOutputs(input.format, input.out, input.defaultJsonPath);
+  const jsonPath = planned.json;
+  writeFileAtomic(jsonPath, json, planned.jsonLabel);
   if (input.format === 'table') return io.stdout(input.table(displayPath(jsonPath, io.cwd)));
   if (input.format === 'json') return io.stdout(json);
   const document =
@@ -72,7 +107,7 @@ export function emit(input: EmitInput, io: CliIo): void {
           ...(input.recordedPath ? { recordedPath: displayPath(input.recordedPath, io.cwd) } : {}),
         });
   if (input.out) {
-    writeFileAtomic(input.out, document);
+    writeFileAtomic(input.out, document, outputLabel(input.out, '--out'));
     io.stderr(`${input.format === 'junit' ? 'JUnit XML' : 'Markdown evidence'} written to ${displayPath(input.out, io.cwd)}\n`);
   } else io.stdout(document);
 }
