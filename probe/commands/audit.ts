@@ -9,13 +9,14 @@ import { loadClientUnderTest, releaseRequests, resolveReleases } from '../releas
 import { renderTerminalReport } from '../render/terminal.ts';
 import { readRecordedResult, serializeResult } from '../io/json-files.ts';
 import { writeFileAtomic } from '../io/files.ts';
-import { emit, parseFormat } from './report.ts';
+import { checkEmitOutputs, emit, guardedPaths, parseFormat } from './report.ts';
+import { checkOutputPath } from '../io/files.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { resolve } from 'node:path';
 import type { ClientUnderTest } from '../clients/index.ts';
 import { combineForDisplay, runMatrix } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
-import { selectScenarios } from '../core/select.ts';
+import { caseMatcher, selectScenarios } from '../core/select.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, RESULTS_DIR, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
 
 export interface AuditOptions {
@@ -92,6 +93,16 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   }
   if (options.update && options.case.length > 0) throw new InputError('--update records the whole matrix; drop --case to use it');
   if (options.update && otherReleases) throw new InputError('--update records the pinned clients; drop --v1/--v2 to use it');
+  for (const pattern of options.case) {
+    if (pattern.trim() === '') throw new InputError(`--case '${pattern}': an empty pattern; name cases by id, glob or word`);
+  }
+  // Every path this run writes is checked before any work: a bad --out changes nothing and costs nothing.
+  const out = options.out === undefined ? undefined : resolveFrom(io, options.out, DEFAULT_OUT);
+  const inputs = recordedPaths.map((path) => ({ path, what: 'recorded result' }));
+  checkEmitOutputs(format, out, DEFAULT_OUT, guardedPaths(inputs));
+  if (options.update) {
+    for (const path of recordedPaths) checkOutputPath(path, `${path} (--update)`, guardedPaths().filter((guard) => guard.path !== path));
+  }
   const matrices = await Promise.all(names.map((name) => MATRICES[name]()));
   let userScenarios: Scenario[] = [];
   if (options.scenarios) {
@@ -101,9 +112,12 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   }
   const selected = matrices.map((m) => selectScenarios(m.scenarios, options.case));
   const selectedUser = selectScenarios(userScenarios, options.case);
-  if (selected.every((s) => s.length === 0) && selectedUser.length === 0) {
-    const allIds = [...matrices.flatMap((m) => m.scenarios), ...userScenarios];
-    throw new InputError(`--case ${options.case.join(', ')} matches no case of matrix ${names.length === 1 ? names[0] : 'all'}; ids look like ${allIds[0]?.id}`);
+  // Every pattern must select something: a typo in one of several would otherwise narrow the run silently.
+  const allIds = [...matrices.flatMap((m) => m.scenarios), ...userScenarios].map((s) => s.id);
+  for (const pattern of options.case) {
+    if (!allIds.some(caseMatcher(pattern))) {
+      throw new InputError(`--case ${pattern} matches no case of matrix ${names.length === 1 ? names[0] : 'all'}${userScenarios.length > 0 ? ' or --scenarios' : ''}; ids look like ${allIds[0]}`);
+    }
   }
   // Read (and validate) the recorded results before running anything, so bad input changes nothing.
   const recorded = recordedPaths.map((path) => readRecordedResult(path, { replacing: options.update }));
@@ -138,14 +152,14 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
           [...parts.map((p) => p.own), ...(user ? [user] : [])],
         );
   const comparison = combineComparisons(parts.map((p) => p.comparison));
-  if (options.update) for (const part of parts) writeFileAtomic(part.path, serializeResult(part.own));
+  if (options.update) for (const part of parts) writeFileAtomic(part.path, serializeResult(part.own), `${part.path} (--update)`);
   const shownRecorded = parts.map((p) => displayPath(p.path, io.cwd)).join(' and ');
   emit(
     {
       result,
       comparison,
       format,
-      out: options.out === undefined ? undefined : resolveFrom(io, options.out, DEFAULT_OUT),
+      out,
       defaultJsonPath: DEFAULT_OUT,
       recordedPath: parts.length === 1 ? parts[0]!.path : undefined,
       updatedRecorded: options.update,
