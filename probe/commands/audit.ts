@@ -101,7 +101,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   const inputs = recordedPaths.map((path) => ({ path, what: 'recorded result' }));
   checkEmitOutputs(format, out, DEFAULT_OUT, guardedPaths(inputs));
   if (options.update) {
-    for (const path of recordedPaths) checkOutputPath(path, `${path} (--update)`, guardedPaths().filter((guard) => guard.path !== path));
+    for (const path of recordedPaths) checkOutputPath(path, `${path} (--update)`, guardedPaths(inputs, { path, kind: 'audit' }));
   }
   const matrices = await Promise.all(names.map((name) => MATRICES[name]()));
   let userScenarios: Scenario[] = [];

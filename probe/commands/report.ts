@@ -53,17 +53,22 @@ export interface EmitInput {
   readonly table: (writtenPath: string) => string;
 }
 
-const BASELINE_NAMES = ['recorded.json', 'recorded-extended.json', 'sweep-baseline.json'];
-
 /**
- * The recorded baselines (the project's, and results/ as the commands see it): no output replaces one,
- * only the --update that records it. `inputs` are this run's --recorded/--baseline files and the like.
+ * The recorded baselines (the project's, and results/ as the commands see it) and the inputs of this run
+ * (its --recorded/--baseline files and the like): no output replaces one of them. `updating` is the file
+ * an --update records: it may replace that one file, if it is a baseline of its own kind (a sweep
+ * --update never writes over results/recorded.json, an audit --update never over the sweep baseline).
  */
-export function guardedPaths(inputs: readonly { path: string; what: string }[] = []): Guarded[] {
-  const baselines = [DEFAULT_RECORDED, join(RESULTS_DIR, 'recorded-extended.json'), DEFAULT_SWEEP_BASELINE, ...BASELINE_NAMES.map((name) => join(PROJECT_ROOT, 'results', name))];
+export function guardedPaths(inputs: readonly { path: string; what: string }[] = [], updating?: { path: string; kind: 'audit' | 'sweep' }): Guarded[] {
+  const baselines = [
+    ...[DEFAULT_RECORDED, join(RESULTS_DIR, 'recorded-extended.json'), join(PROJECT_ROOT, 'results', 'recorded.json'), join(PROJECT_ROOT, 'results', 'recorded-extended.json')].map((path) => ({ path, kind: 'audit' })),
+    ...[DEFAULT_SWEEP_BASELINE, join(PROJECT_ROOT, 'results', 'sweep-baseline.json')].map((path) => ({ path, kind: 'sweep' })),
+  ];
   return [
-    ...[...new Set(baselines)].map((path) => ({ path, why: 'is a recorded baseline, rewritten only by the --update that records it' })),
-    ...inputs.map((input) => ({ path: input.path, why: `is the ${input.what} this run reads` })),
+    ...baselines
+      .filter((baseline) => !(updating && baseline.path === updating.path && baseline.kind === updating.kind))
+      .map(({ path }) => ({ path, why: 'is a recorded baseline, rewritten only by the --update that records it' })),
+    ...inputs.filter((input) => input.path !== updating?.path).map((input) => ({ path: input.path, why: `is the ${input.what} this run reads` })),
   ];
 }
 

@@ -99,7 +99,7 @@ function checkReportOutputs(options: SweepReportOptions, io: CliIo, shardFiles: 
   ];
   checkOutputPath(outPath, outputLabel(outPath, options.out ? '--out' : undefined), guardedPaths(inputs));
   if (options.update) {
-    checkOutputPath(baselinePath, `${baselinePath} (--update)`, guardedPaths(inputs.slice(1)).filter((guard) => guard.path !== baselinePath));
+    checkOutputPath(baselinePath, `${baselinePath} (--update)`, guardedPaths(inputs, { path: baselinePath, kind: 'sweep' }));
   }
 }
 

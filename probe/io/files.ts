@@ -41,12 +41,13 @@ function errno(error: unknown): string {
 }
 
 function kindOf(stats: Stats): string {
+  if (stats.isFile()) return 'a file';
   if (stats.isDirectory()) return 'a folder';
   if (stats.isSymbolicLink()) return 'a symbolic link';
   if (stats.isFIFO()) return 'a FIFO';
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
   if (stats.isSocket()) return 'a socket';
-  return 'not a regular file';
+  return 'not a regular file or folder';
 }
 
 /**
