@@ -172,7 +172,7 @@ describe('outputs: only regular files or new paths, never a baseline, checked be
       },
       /--out .*link\.json: is a symbolic link/,
     ],
-    ['--out under /proc (Node\'s recursive mkdir would spin there)', () => ({ args: ['--out', '/proc/nope/x.json'], keep: [] }), /--out \/proc\/nope\/x\.json: \/proc is on \/proc, a kernel filesystem/],
+    ['--out under /proc (Node\'s recursive mkdir would spin there)', () => ({ args: ['--out', '/proc/nope/x.json'], keep: [] }), /--out \/proc\/nope\/x\.json: \/proc is on a kernel filesystem \(proc\)/],
     ['--out below a regular file', (f) => ({ args: ['--out', join(f.file('plain', 'kept\n'), 'x.json')], keep: [f.at('plain')] }), /--out .*plain\/x\.json: .*plain is a file, not a folder/],
     ['--out results/recorded.json (the recorded baseline)', () => ({ args: ['--out', 'results/recorded.json'], keep: [RECORDED_COPY] }), /--out .*results\/recorded\.json: is a recorded baseline/],
     ['--out results/recorded.json with CI=true', () => ({ args: ['--out', 'results/recorded.json'], env: { CI: 'true' }, keep: [RECORDED_COPY] }), /--out .*results\/recorded\.json: is a recorded baseline/],
@@ -225,7 +225,7 @@ describe('outputs: only regular files or new paths, never a baseline, checked be
 
 describe('the release cache folder (MCP_SDK_PROBE_CACHE)', () => {
   it.each<[string, (f: Folder) => string, RegExp]>([
-    ['under /proc', () => '/proc/nope', /the release cache \/proc\/nope \(MCP_SDK_PROBE_CACHE\): \/proc is on \/proc, a kernel filesystem/],
+    ['under /proc', () => '/proc/nope', /the release cache \/proc\/nope \(MCP_SDK_PROBE_CACHE\): \/proc is on a kernel filesystem \(proc\)/],
     ['a regular file', (f) => f.file('cache', 'kept\n'), /the release cache .*cache \(MCP_SDK_PROBE_CACHE\): .*cache is a file, not a folder/],
     ['below a regular file', (f) => join(f.file('plain', 'kept\n'), 'cache'), /\(MCP_SDK_PROBE_CACHE\): .*plain is a file, not a folder/],
   ])('exits 2, without a hang, when it is %s', async (_name, cache, message) => {

@@ -29,8 +29,8 @@ export const MAX_JSON_DEPTH = 256;
 
 /** Kernel filesystems: nothing the probe writes belongs there, and Node's recursive mkdir spins on them. */
 const KERNEL_FILESYSTEMS = new Map([
-  [0x9fa0, '/proc'],
-  [0x62656572, '/sys'],
+  [0x9fa0, 'proc'],
+  [0x62656572, 'sysfs'],
   [0x27e0eb, 'cgroup'],
   [0x63677270, 'cgroup2'],
   [0x64626720, 'debugfs'],
@@ -152,7 +152,7 @@ function plannedFolders(dir: string, label: string): string[] {
     current = parent;
   }
   const filesystem = KERNEL_FILESYSTEMS.get(statfsSync(current).type);
-  if (filesystem) throw new InputError(`${label}: ${current} is on ${filesystem}, a kernel filesystem; the probe writes nothing there`);
+  if (filesystem) throw new InputError(`${label}: ${current} is on a kernel filesystem (${filesystem}); the probe writes nothing there`);
   try {
     accessSync(current, constants.W_OK | constants.X_OK);
   } catch (error) {
