@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../commands/io.ts';
-import { writeFileAtomic } from '../io/json-files.ts';
+import { writeFileAtomic } from '../io/files.ts';
 import { serializeJsonSchema } from '../core/result-json-schema.ts';
 
 const path = join(PROJECT_ROOT, 'results', 'schema.json');

@@ -9,14 +9,15 @@ import { loadClientUnderTest, type ClientModuleRef } from '../clients/load.ts';
 import { availableParallelism } from 'node:os';
 import { releaseRequests, resolveReleases } from '../releases/resolve.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
-import { readRecordedResult, serializeResult, writeFileAtomic } from '../io/json-files.ts';
-import { emit, parseFormat } from './report.ts';
+import { readRecordedResult, serializeResult } from '../io/json-files.ts';
+import { checkOutputPath, writeFileAtomic } from '../io/files.ts';
+import { checkEmitOutputs, defaultJsonPathFor, emit, guardedPaths, parseFormat } from './report.ts';
 import { checkReproRequest, reproFiles } from './repro.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { resolve } from 'node:path';
 import { combineForDisplay, runMatrix } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
-import { selectScenarios } from '../core/select.ts';
+import { caseMatcher, selectScenarios } from '../core/select.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, RESULTS_DIR, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
 
 export interface AuditOptions {
@@ -96,6 +97,16 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   }
   if (options.update && options.case.length > 0) throw new InputError('--update records the whole matrix; drop --case to use it');
   if (options.update && otherReleases) throw new InputError('--update records the pinned clients; drop --v1/--v2 to use it');
+  for (const pattern of options.case) {
+    if (pattern.trim() === '') throw new InputError(`--case '${pattern}': an empty pattern; name cases by id, glob or word`);
+  }
+  // Every path this run writes is checked before any work: a bad --out changes nothing and costs nothing.
+  const out = options.out === undefined ? undefined : resolveFrom(io, options.out, DEFAULT_OUT);
+  const inputs = recordedPaths.map((path) => ({ path, what: 'recorded result' }));
+  checkEmitOutputs(format, out, defaultJsonPathFor(DEFAULT_OUT, io), guardedPaths(inputs));
+  if (options.update) {
+    for (const path of recordedPaths) checkOutputPath(path, `${path} (--update)`, guardedPaths(inputs, { path, kind: 'audit' }));
+  }
   const matrices = await Promise.all(names.map((name) => MATRICES[name]()));
   let userScenarios: Scenario[] = [];
   if (options.scenarios) {
@@ -105,9 +116,12 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   }
   const selected = matrices.map((m) => selectScenarios(m.scenarios, options.case));
   const selectedUser = selectScenarios(userScenarios, options.case);
-  if (selected.every((s) => s.length === 0) && selectedUser.length === 0) {
-    const allIds = [...matrices.flatMap((m) => m.scenarios), ...userScenarios];
-    throw new InputError(`--case ${options.case.join(', ')} matches no case of matrix ${names.length === 1 ? names[0] : 'all'}; ids look like ${allIds[0]?.id}`);
+  // Every pattern must select something: a typo in one of several would otherwise narrow the run silently.
+  const allIds = [...matrices.flatMap((m) => m.scenarios), ...userScenarios].map((s) => s.id);
+  for (const pattern of options.case) {
+    if (!allIds.some(caseMatcher(pattern))) {
+      throw new InputError(`--case ${pattern} matches no case of matrix ${names.length === 1 ? names[0] : 'all'}${userScenarios.length > 0 ? ' or --scenarios' : ''}; ids look like ${allIds[0]}`);
+    }
   }
   // --format repro: exactly one case, reproducible standalone, into a new or empty folder; checked first.
   const reproDir = format === 'repro' ? checkReproRequest(options.out, [...selected.flat(), ...selectedUser], io) : undefined;
@@ -147,14 +161,14 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   const comparison = combineComparisons(parts.map((p) => p.comparison));
   const reproCase = [...selected.flat(), ...selectedUser][0];
   const repro = reproDir !== undefined && reproCase ? reproFiles(reproCase, result, options.timeout) : undefined;
-  if (options.update) for (const part of parts) writeFileAtomic(part.path, serializeResult(part.own));
+  if (options.update) for (const part of parts) writeFileAtomic(part.path, serializeResult(part.own), `${part.path} (--update)`);
   const shownRecorded = parts.map((p) => displayPath(p.path, io.cwd)).join(' and ');
   emit(
     {
       result,
       comparison,
       format,
-      out: reproDir ?? (options.out === undefined ? undefined : resolveFrom(io, options.out, DEFAULT_OUT)),
+      out: reproDir ?? out,
       ...(repro && { reproFiles: repro }),
       defaultJsonPath: DEFAULT_OUT,
       recordedPath: parts.length === 1 ? parts[0]!.path : undefined,

@@ -13,15 +13,19 @@ import { DEFAULT_TIMEOUT_MS } from '../engine/run.ts';
 export type { CliIo } from './io.ts';
 export { isCi, wantsColour } from './io.ts';
 
-function positiveInteger(flag: string, unit: string) {
+function positiveInteger(flag: string, unit: string, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const parsed = Number(value);
     if (!/^\d+$/.test(value) || !Number.isSafeInteger(parsed) || parsed <= 0) {
       throw new InvalidArgumentError(`${flag} takes a whole number${unit} above 0, got '${value}'`);
     }
+    if (parsed > max) throw new InvalidArgumentError(`${flag} takes at most ${max}${unit.replace(/^ of/, '')}, got '${value}'`);
     return parsed;
   };
 }
+
+/** Node's timers take at most 2^31-1 ms (about 24.8 days); a longer one fires at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -30,7 +34,7 @@ const jobsOption = (what: string) =>
 
 const timeoutOption = () =>
   new Option('--timeout <ms>', 'per-case time limit; a case still running is recorded as a timeout')
-    .argParser(positiveInteger('--timeout', ' of milliseconds'))
+    .argParser(positiveInteger('--timeout', ' of milliseconds', MAX_TIMEOUT_MS))
     .default(DEFAULT_TIMEOUT_MS);
 
 function reportOptions(command: Command, defaultOut: string): Command {

@@ -10,7 +10,7 @@ import { renderTerminalReport } from '../render/terminal.ts';
 import { caseMatcher, selectScenarios } from '../core/select.ts';
 import { runMatrix } from '../engine/run.ts';
 import { displayPath, paintFor, RESULTS_DIR, type CliIo } from './io.ts';
-import { emit, parseFormat } from './report.ts';
+import { checkEmitOutputs, defaultJsonPathFor, emit, guardedPaths, parseFormat } from './report.ts';
 import { checkReproRequest, reproFiles } from './repro.ts';
 
 export interface ReplayOptions {
@@ -28,6 +28,8 @@ export const DEFAULT_REPLAY_OUT = join(RESULTS_DIR, 'replay-latest.json');
 export async function runReplayCommand(file: string, options: ReplayOptions, io: CliIo, argv: readonly string[]): Promise<number> {
   const format = parseFormat(options.format, options.json);
   const path = resolve(io.cwd, file);
+  const out = options.out === undefined ? undefined : resolve(io.cwd, options.out);
+  checkEmitOutputs(format, out, defaultJsonPathFor(DEFAULT_REPLAY_OUT, io), guardedPaths([{ path, what: 'replay capture' }]));
   const capture = readCapture(path, displayPath(path, io.cwd));
   const rules = options.expect.map(parseExpectRule);
   const matrix = replayMatrix(capture, basename(path), rules);
@@ -46,7 +48,7 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
       result,
       comparison: undefined,
       format,
-      out: reproDir ?? (options.out === undefined ? undefined : resolve(io.cwd, options.out)),
+      out: reproDir ?? out,
       ...(repro && { reproFiles: repro }),
       defaultJsonPath: DEFAULT_REPLAY_OUT,
       recordedPath: undefined,

@@ -7,8 +7,10 @@ import { InputError } from '../core/errors.ts';
 import { HARNESS, harnessRepository } from '../core/harness.ts';
 import { renderJunit } from '../render/junit.ts';
 import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
-import { serializeResult, writeFileAtomic } from '../io/json-files.ts';
-import { displayPath, PROJECT_ROOT, type CliIo } from './io.ts';
+import { serializeResult } from '../io/json-files.ts';
+import { checkOutputPath, writeFileAtomic, type Guarded } from '../io/files.ts';
+import { join } from 'node:path';
+import { DEFAULT_RECORDED, DEFAULT_SWEEP_BASELINE, displayPath, PROJECT_ROOT, RESULTS_DIR, type CliIo } from './io.ts';
 import { writeReproFolder } from './repro.ts';
 
 export const FORMATS = ['table', 'json', 'markdown', 'junit', 'repro'] as const;
@@ -59,9 +61,48 @@ export interface EmitInput {
  * Where the result JSON goes by default: the command's path in results/, or the same file name in
  * MCP_SDK_PROBE_RESULTS_DIR when that is set (the tests use it to keep the checkout clean).
  */
-function defaultJsonPathFor(input: EmitInput, io: CliIo): string {
+export function defaultJsonPathFor(defaultJsonPath: string, io: CliIo): string {
   const dir = io.env.MCP_SDK_PROBE_RESULTS_DIR;
-  return dir ? resolve(io.cwd, dir, basename(input.defaultJsonPath)) : input.defaultJsonPath;
+  return dir ? resolve(io.cwd, dir, basename(defaultJsonPath)) : defaultJsonPath;
+}
+
+/**
+ * The recorded baselines (the project's, and results/ as the commands see it) and the inputs of this run
+ * (its --recorded/--baseline files and the like): no output replaces one of them. `updating` is the file
+ * an --update records: it may replace that one file, if it is a baseline of its own kind (a sweep
+ * --update never writes over results/recorded.json, an audit --update never over the sweep baseline).
+ */
+export function guardedPaths(inputs: readonly { path: string; what: string }[] = [], updating?: { path: string; kind: 'audit' | 'sweep' }): Guarded[] {
+  const baselines = [
+    ...[DEFAULT_RECORDED, join(RESULTS_DIR, 'recorded-extended.json'), join(PROJECT_ROOT, 'results', 'recorded.json'), join(PROJECT_ROOT, 'results', 'recorded-extended.json')].map((path) => ({ path, kind: 'audit' })),
+    ...[DEFAULT_SWEEP_BASELINE, join(PROJECT_ROOT, 'results', 'sweep-baseline.json')].map((path) => ({ path, kind: 'sweep' })),
+  ];
+  return [
+    ...baselines
+      .filter((baseline) => !(updating && baseline.path === updating.path && baseline.kind === updating.kind))
+      .map(({ path }) => ({ path, why: 'is a recorded baseline, rewritten only by the --update that records it' })),
+    ...inputs.filter((input) => input.path !== updating?.path).map((input) => ({ path: input.path, why: `is the ${input.what} this run reads` })),
+  ];
+}
+
+/** The label of an output path in errors: the flag when the user gave it. */
+export function outputLabel(path: string, flag: string | undefined): string {
+  return flag ? `${flag} ${path}` : path;
+}
+
+/** Where emit writes: the result JSON, and the Markdown/JUnit document when --out takes it. */
+function plannedOutputs(format: Format, out: string | undefined, defaultJsonPath: string): { json: string; jsonLabel: string; document?: string } {
+  // Markdown and JUnit documents go to --out, a repro folder too; the result JSON then to its default path.
+  const documentFormat = format === 'markdown' || format === 'junit' || format === 'repro';
+  const json = documentFormat || !out ? defaultJsonPath : out;
+  return { json, jsonLabel: outputLabel(json, json === out ? '--out' : undefined), ...((format === 'markdown' || format === 'junit') && out ? { document: out } : {}) };
+}
+
+/** Checks every path emit will write, before any work runs (see checkOutputPath). */
+export function checkEmitOutputs(format: Format, out: string | undefined, defaultJsonPath: string, guarded: readonly Guarded[]): void {
+  const planned = plannedOutputs(format, out, defaultJsonPath);
+  checkOutputPath(planned.json, planned.jsonLabel, guarded);
+  if (planned.document) checkOutputPath(planned.document, outputLabel(planned.document, '--out'), guarded);
 }
 
 /**
@@ -71,18 +112,18 @@ function defaultJsonPathFor(input: EmitInput, io: CliIo): string {
  */
 export function emit(input: EmitInput, io: CliIo): void {
   const json = serializeResult(input.result);
-  const documentFormat = input.format === 'markdown' || input.format === 'junit' || input.format === 'repro';
-  const jsonPath = documentFormat || !input.out ? defaultJsonPathFor(input, io) : input.out;
+  const planned = plannedOutputs(input.format, input.out, defaultJsonPathFor(input.defaultJsonPath, io));
+  const jsonPath = planned.json;
   if (input.format === 'repro') {
     if (!input.out || !input.reproFiles) throw new Error('emit: --format repro needs --out and the files');
     // The folder first: if it cannot be written, the run leaves nothing behind.
     writeReproFolder(input.out, input.reproFiles);
-    writeFileAtomic(jsonPath, json);
+    writeFileAtomic(jsonPath, json, planned.jsonLabel);
     const shown = displayPath(input.out, io.cwd);
     io.stderr(`Standalone reproduction written to ${shown} (run: cd ${shown} && npm install --ignore-scripts && node repro.mjs)\n`);
     return;
   }
-  writeFileAtomic(jsonPath, json);
+  writeFileAtomic(jsonPath, json, planned.jsonLabel);
   if (input.format === 'table') return io.stdout(input.table(displayPath(jsonPath, io.cwd)));
   if (input.format === 'json') return io.stdout(json);
   const document =
@@ -95,7 +136,7 @@ export function emit(input: EmitInput, io: CliIo): void {
           ...(input.recordedPath ? { recordedPath: displayPath(input.recordedPath, io.cwd) } : {}),
         });
   if (input.out) {
-    writeFileAtomic(input.out, document);
+    writeFileAtomic(input.out, document, outputLabel(input.out, '--out'));
     io.stderr(`${input.format === 'junit' ? 'JUnit XML' : 'Markdown evidence'} written to ${displayPath(input.out, io.cwd)}\n`);
   } else io.stdout(document);
 }

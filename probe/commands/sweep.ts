@@ -9,7 +9,9 @@ import { InputError } from '../core/errors.ts';
 import type { LoadableRelease } from '../releases/cache.ts';
 import { releaseRequests, resolveReleases } from '../releases/resolve.ts';
 import { renderSweepReport } from '../render/sweep.ts';
-import { readJsonFile, readRecordedResult, writeFileAtomic } from '../io/json-files.ts';
+import { readJsonFile, readRecordedResult } from '../io/json-files.ts';
+import { checkOutputPath, writeFileAtomic } from '../io/files.ts';
+import { guardedPaths, outputLabel } from './report.ts';
 import type { ClientLine } from '../core/domain.ts';
 import { serializeBaseline, serializeSweep, sweepToNdjson } from '../sweep/files.ts';
 import {
@@ -83,6 +85,24 @@ function validateReportOptions(options: SweepReportOptions, io: CliIo, shard: bo
   if (options.update && shard) throw new InputError('--update records a whole sweep; merge the shards, then update from the merge');
 }
 
+/**
+ * Checks, before any work, the files report() writes: --out never replaces a recorded baseline or an
+ * input of this run (the --baseline, --recorded and shard files); --update writes only the baseline.
+ */
+function checkReportOutputs(options: SweepReportOptions, io: CliIo, shardFiles: readonly string[] = []): void {
+  const baselinePath = resolveFrom(io, options.baseline, DEFAULT_SWEEP_BASELINE);
+  const outPath = resolveFrom(io, options.out, DEFAULT_SWEEP_OUT);
+  const inputs = [
+    { path: baselinePath, what: 'sweep baseline' },
+    { path: resolveFrom(io, options.recorded, DEFAULT_RECORDED), what: 'recorded result' },
+    ...shardFiles.map((path) => ({ path, what: 'sweep result to merge' })),
+  ];
+  checkOutputPath(outPath, outputLabel(outPath, options.out ? '--out' : undefined), guardedPaths(inputs));
+  if (options.update) {
+    checkOutputPath(baselinePath, `${baselinePath} (--update)`, guardedPaths(inputs, { path: baselinePath, kind: 'sweep' }));
+  }
+}
+
 /** Gates, files and output shared by `sweep` and `merge`. Inputs were validated before anything ran. */
 function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inputs: { baseline: SweepBaseline | undefined; recordedPath: string }): number {
   const baselinePath = resolveFrom(io, options.baseline, DEFAULT_SWEEP_BASELINE);
@@ -94,8 +114,8 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
   const pinned = recorded?.kind === 'found' ? compareNewestWithPinned(recorded.result, result, gated) : [];
   const baseline = result.shard || !inputs.baseline ? undefined : compareWithBaseline(inputs.baseline, result);
 
-  writeFileAtomic(outPath, serializeSweep(result));
-  if (options.update) writeFileAtomic(baselinePath, serializeBaseline(mergeIntoBaseline(inputs.baseline, result)));
+  writeFileAtomic(outPath, serializeSweep(result), outputLabel(outPath, options.out ? '--out' : undefined));
+  if (options.update) writeFileAtomic(baselinePath, serializeBaseline(mergeIntoBaseline(inputs.baseline, result)), `${baselinePath} (--update)`);
 
   if (options.json) io.stdout(serializeSweep(result));
   else if (options.ndjson) io.stdout(sweepToNdjson(result));
@@ -118,6 +138,7 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
 export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   validateReportOptions(options, io, shard !== undefined);
+  checkReportOutputs(options, io);
   const requests = releaseRequests(options);
   if (requests.length === 0) throw new InputError('sweep needs --v1 and/or --v2 (for example --v1 1.10.0..latest)');
   const baseline = readBaseline(resolveFrom(io, options.baseline, DEFAULT_SWEEP_BASELINE));
@@ -159,10 +180,9 @@ export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise
 
 export async function runMergeCommand(files: readonly string[], options: SweepReportOptions, io: CliIo): Promise<number> {
   validateReportOptions(options, io, false);
-  const parts = files.map((file) => {
-    const path = resolveFrom(io, file, file);
-    return { path: displayPath(path, io.cwd), result: readJsonFile(path, SweepResultSchema, 'sweep result') };
-  });
+  const paths = files.map((file) => resolveFrom(io, file, file));
+  checkReportOutputs(options, io, paths);
+  const parts = paths.map((path) => ({ path: displayPath(path, io.cwd), result: readJsonFile(path, SweepResultSchema, 'sweep result') }));
   const baseline = readBaseline(resolveFrom(io, options.baseline, DEFAULT_SWEEP_BASELINE));
   const recordedPath = resolveFrom(io, options.recorded, DEFAULT_RECORDED);
   return report(mergeShards(parts), options, io, { baseline, recordedPath });

@@ -1,10 +1,9 @@
 // Reading and writing result files. Written results are canonical (keys sorted at every depth, two-space
 // indent, trailing newline) so the same observations always give the same bytes and diff cleanly.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { CaseRecordSchema, EnvironmentSchema, RESULT_SCHEMA_VERSION, ResultFileSchema, type CaseRecord, type Environment, type ResultFile } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
+import { parseJsonText, readInputText } from './files.ts';
 
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
@@ -56,23 +55,6 @@ export function serializeResult(result: ResultFile): string {
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
-/** Writes next to the target and renames over it, so a reader never sees a half-written file. */
-export function writeFileAtomic(path: string, text: string): void {
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-  } catch (error) {
-    throw new InputError(`${path}: cannot create its folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  try {
-    writeFileSync(temporary, text);
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw new InputError(`${path}: cannot write (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-}
-
 function describeIssue(issue: z.core.$ZodIssue): string {
   const where = issue.path.reduce<string>(
     (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}${text ? '.' : ''}${String(key)}`),
@@ -89,14 +71,8 @@ export type RecordedRead = { readonly kind: 'found'; readonly result: ResultFile
  * is as good as none rather than an error (anything else wrong with it still stops the run).
  */
 export function readRecordedResult(path: string, options: { readonly replacing?: boolean } = {}): RecordedRead {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { kind: 'missing' };
-    throw new InputError(`${path}: cannot read the recorded result (${code ?? String(error)})`);
-  }
+  const text = readInputText(path, 'recorded result');
+  if (text === undefined) return { kind: 'missing' };
   // Only an older format gives way: a file that is not JSON, or of a newer format, is not ours to replace.
   const format = formatOf(text);
   if (options.replacing && typeof format === 'number' && format < RESULT_SCHEMA_VERSION) return { kind: 'missing' };
@@ -105,18 +81,19 @@ export function readRecordedResult(path: string, options: { readonly replacing?:
 
 /** Parses JSON text against a schema; anything wrong is an InputError naming the file and the field. */
 export function parseJsonFile<S extends z.ZodType>(text: string, path: string, schema: S, what: string): z.infer<S> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`${path}: not valid JSON (${(error as Error).message})`);
-  }
-  return validateJson(json, path, schema, what);
+  return validateJson(parseJsonText(text, path), path, schema, what);
 }
 
 /** Validates parsed JSON against a schema; the first problem is an InputError naming the file and the field. */
 export function validateJson<S extends z.ZodType>(json: unknown, path: string, schema: S, what: string): z.infer<S> {
-  const parsed = schema.safeParse(json);
+  let parsed: z.ZodSafeParseResult<z.infer<S>>;
+  try {
+    parsed = schema.safeParse(json);
+  } catch (error) {
+    // The depth limit keeps JSON read from files shallow; this is the last line for values built otherwise.
+    if (error instanceof RangeError) throw new InputError(`${path}: not a valid ${what}: nested too deeply to validate`);
+    throw error;
+  }
   if (!parsed.success) {
     const [first] = parsed.error.issues;
     throw new InputError(`${path}: not a valid ${what}: ${first ? describeIssue(first) : parsed.error.message}`);
@@ -125,14 +102,10 @@ export function validateJson<S extends z.ZodType>(json: unknown, path: string, s
 }
 
 /** Reads a JSON file that must exist. */
-export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string): z.infer<S> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new InputError(`${path}: cannot read the ${what} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  return parseJsonFile(text, path, schema, what);
+export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string, shown: string = path): z.infer<S> {
+  const text = readInputText(path, what);
+  if (text === undefined) throw new InputError(`${shown}: cannot read the ${what} (ENOENT)`);
+  return parseJsonFile(text, shown, schema, what);
 }
 
 /** The `schemaVersion` a result file's text declares, if it is JSON with one. */

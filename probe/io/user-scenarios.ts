@@ -1,15 +1,15 @@
 // User-written scenarios (--scenarios DIR): JSON or TypeScript files, each one scenario or a list, run
 // beside the built-in matrix. Every file is loaded and validated before anything runs; a problem is an
 // InputError naming the file, the field and the reason.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { defineCase } from '../core/define.ts';
 import { ExpectedSchema, ToolDefinitionSchema, ToolResultSchema, type Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { parseExpectation } from '../core/expect-spec.ts';
-import { parseJsonFile, validateJson } from './json-files.ts';
+import { readJsonFile, validateJson } from './json-files.ts';
+import { loadScenarioModule } from './scenario-module.ts';
 
 const CELLS = ['v1/warm', 'v1/cold', 'v2/warm', 'v2/cold'] as const;
 
@@ -33,17 +33,6 @@ const ListSchema = z.array(UserScenarioSchema).min(1);
 /** One scenario or a list; the form decides the schema, so errors name the field the user got wrong. */
 function validateScenarios(value: unknown, shown: string, what: string): UserScenario[] {
   return Array.isArray(value) ? validateJson(value, shown, ListSchema, what) : [validateJson(value, shown, UserScenarioSchema, what)];
-}
-
-async function loadModule(path: string): Promise<unknown> {
-  try {
-    const module = (await import('tsx/esm/api').then(({ tsImport }) => tsImport(pathToFileURL(path).href, import.meta.url))) as {
-      default?: unknown;
-    };
-    return module.default;
-  } catch (error) {
-    throw new InputError(`${path}: cannot load the scenario module (${(error as Error).message.split('\n')[0]})`);
-  }
 }
 
 function toScenarios(file: string, scenario: UserScenario): Scenario[] {
@@ -76,8 +65,8 @@ export async function loadUserScenarios(dir: string, shownDir: string, taken: Re
     const shown = join(shownDir, name);
     const parsed =
       extname(name) === '.json'
-        ? validateScenarios(parseJsonFile(readFileSync(path, 'utf8'), shown, z.unknown(), 'scenario file'), shown, 'scenario file')
-        : validateScenarios(await loadModule(path), shown, 'scenario module (its default export)');
+        ? validateScenarios(readJsonFile(path, z.unknown(), 'scenario file', shown), shown, 'scenario file')
+        : validateScenarios(await loadScenarioModule(path, shown), shown, 'scenario module (its default export)');
     for (const scenario of parsed) {
       for (const made of toScenarios(shown, scenario)) {
         if (taken.has(made.id)) throw new InputError(`${shown}: case ${made.id} is already defined by the built-in matrix; choose another shape name`);

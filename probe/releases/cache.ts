@@ -3,13 +3,13 @@
 // Installed releases are reused by later runs and need no registry.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ClientLine } from '../core/domain.ts';
 import type { ReleaseIdentity } from '../core/release.ts';
 import { InputError } from '../core/errors.ts';
-import { writeFileAtomic } from '../io/json-files.ts';
+import { makeFolder, writeFileAtomic } from '../io/files.ts';
 import { lockedIntegrity } from '../io/lockfile.ts';
 import { CLIENT_ENTRY, CLIENT_PACKAGES } from '../clients/packages.ts';
 
@@ -118,13 +118,13 @@ export class ReleaseCache {
    * manifest is left as it was, so it never lists a release that is not installed.
    */
   private async addAndInstall(dependencies: Record<string, string>, what: string): Promise<void> {
-    mkdirSync(this.dir, { recursive: true });
+    makeFolder(this.dir, `the release cache ${this.dir}`);
     const manifest = readManifest(this.dir);
     const before = JSON.stringify(manifest, null, 2);
     Object.assign(manifest.dependencies, dependencies);
     manifest.dependencies = Object.fromEntries(Object.entries(manifest.dependencies).sort(([a], [b]) => a.localeCompare(b)));
     writeFileAtomic(join(this.dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    writeFileSync(join(this.dir, 'load.mjs'), LOADER);
+    writeFileAtomic(join(this.dir, 'load.mjs'), LOADER);
     try {
       await runNpmInstall(this.dir);
     } catch (error) {
@@ -176,7 +176,7 @@ export class ReleaseCache {
     if (kind === 'tarball') {
       const integrity = sha512(userPath);
       const hash = createHash('sha256').update(integrity).digest('hex').slice(0, 12);
-      mkdirSync(join(this.dir, 'tarballs'), { recursive: true });
+      makeFolder(join(this.dir, 'tarballs'), `the release cache ${this.dir}`);
       const kept = join(this.dir, 'tarballs', `${hash}.tgz`);
       if (!existsSync(kept)) copyFileSync(userPath, kept);
       const alias = aliasFor(line, `tgz-${hash}`);
@@ -194,8 +194,8 @@ export class ReleaseCache {
     const alias = aliasFor(line, `dir-${hash}`);
     // Links live outside node_modules/, which npm prunes on every install.
     const links = join(this.dir, 'links');
-    mkdirSync(join(links, 'node_modules'), { recursive: true });
-    writeFileSync(join(links, 'load.mjs'), LOADER);
+    makeFolder(join(links, 'node_modules'), `the release cache ${this.dir}`);
+    writeFileAtomic(join(links, 'load.mjs'), LOADER);
     rmSync(join(links, 'node_modules', alias), { force: true });
     symlinkSync(folder, join(links, 'node_modules', alias), 'dir');
     return localRelease(line, version, hash, 'folder', null, join(links, 'load.mjs'), alias);

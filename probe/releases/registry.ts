@@ -1,11 +1,11 @@
 // The list of published versions of a client package, from the registry npm is configured to use (so
 // mirrors and auth work as they do for npm itself), kept in the cache so offline runs can still resolve.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
-import { writeFileAtomic } from '../io/json-files.ts';
+import { makeFolder, writeFileAtomic } from '../io/files.ts';
 import type { PublishedVersions } from './spec.ts';
 
 const NpmViewSchema = z.object({
@@ -58,7 +58,7 @@ export async function publishedVersions(
 ): Promise<{ published: PublishedVersions; source: VersionsSource; warning?: string }> {
   try {
     const published = await npmView(packageName);
-    mkdirSync(join(cacheDir, 'registry'), { recursive: true });
+    makeFolder(join(cacheDir, 'registry'), `the release cache ${cacheDir}`);
     writeFileAtomic(cacheFile(cacheDir, packageName), `${JSON.stringify(published)}\n`);
     return { published, source: 'registry' };
   } catch (error) {

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CLIENT_LINES, type ClientLine } from '../core/domain.ts';
 import { readInstalledPackage } from '../io/environment.ts';
+import { checkFolderPath } from '../io/files.ts';
 import { lockedIntegrity } from '../io/lockfile.ts';
 import { InputError } from '../core/errors.ts';
 import { ReleaseCache, type LoadableRelease, type Wanted } from './cache.ts';
@@ -50,6 +51,13 @@ export function pinnedRelease(line: ClientLine, projectRoot: string): LoadableRe
 
 export async function resolveReleases(requests: readonly ReleaseRequest[], context: ResolveContext): Promise<LoadableRelease[]> {
   const cache = new ReleaseCache(context.cacheDir);
+  // The cache folder is checked before its first use (a registry query, an install, a local build), so
+  // an unusable MCP_SDK_PROBE_CACHE is one error up front; a run of the pinned clients never needs it.
+  let cacheChecked = false;
+  const useCache = () => {
+    if (!cacheChecked) checkFolderPath(context.cacheDir, `the release cache ${context.cacheDir} (MCP_SDK_PROBE_CACHE)`);
+    cacheChecked = true;
+  };
   const releases: LoadableRelease[] = [];
   const wanted: Wanted[] = [];
   const locals: { request: ReleaseRequest; kind: 'tarball' | 'folder'; path: string }[] = [];
@@ -65,6 +73,7 @@ export async function resolveReleases(requests: readonly ReleaseRequest[], conte
     if (spec.query.kind === 'exact' && (spec.query.version === pinned.version || cache.has({ line: request.line, version: spec.query.version }))) {
       versions = [spec.query.version];
     } else {
+      useCache();
       const { published, warning } = await publishedVersions(context.cacheDir, CLIENT_PACKAGES[request.line], request.flag);
       if (warning) context.warn?.(warning);
       versions = resolveRegistryQuery(request.flag, spec, published, { prerelease: context.prerelease });
@@ -79,6 +88,7 @@ export async function resolveReleases(requests: readonly ReleaseRequest[], conte
   }
 
   const unique = [...new Map(wanted.map((w) => [`${w.line}@${w.version}`, w])).values()];
+  if (locals.length > 0 || unique.some((w) => !cache.has(w))) useCache();
   await cache.install(unique, context.onInstall);
   for (const w of unique) releases.push(cache.published(w));
   for (const local of locals) releases.push(await cache.local(local.request.line, local.kind, local.path, local.request.flag));

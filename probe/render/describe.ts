@@ -81,7 +81,7 @@ export const COMPARISON_WORDING = {
   changed: 'changed',
   new: 'new (not in the recorded result)',
   stale: 'stale (recorded, no such case any more)',
-  unchecked: 'unchecked (recorded, not selected by --case)',
+  unchecked: 'unchecked (not selected by --case)',
 } as const satisfies Record<ComparisonKind, string>;
 
 /** `observed: rejected -32602 → returned isError`, field by field. */

@@ -140,11 +140,13 @@ function comparisonLines(comparison: Comparison, input: TerminalReportInput, pai
         : `Compared with ${input.recordedPath}: ${counts || 'nothing to compare'}`,
     );
     for (const entry of comparison.entries) {
-      if (entry.kind === 'matched') continue;
+      // Unchecked cases are the ones --case left out: one summary line, not a line each (~150 for extended).
+      if (entry.kind === 'matched' || entry.kind === 'unchecked') continue;
       const headline = `  ${COMPARISON_WORDING[entry.kind]} ${entry.id}`;
-      lines.push(entry.kind === 'unchecked' || input.updatedRecorded ? paint.dim(headline) : paint.fail(headline));
+      lines.push(input.updatedRecorded ? paint.dim(headline) : paint.fail(headline));
       if (entry.kind === 'changed') for (const change of describeChange(entry)) lines.push(`      ${change}`);
     }
+    if (comparison.counts.unchecked > 0) lines.push(paint.dim(`  ${comparison.counts.unchecked} ${COMPARISON_WORDING.unchecked}`));
   }
   return lines;
 }
