@@ -6,7 +6,6 @@ import type { ClientLine, Matrix, Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { exitCodeFor } from '../core/exit-code.ts';
 import { loadClientUnderTest, type ClientModuleRef } from '../clients/load.ts';
-import { availableParallelism } from 'node:os';
 import { releaseRequests, resolveReleases } from '../releases/resolve.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
 import { readRecordedResult, serializeResult } from '../io/json-files.ts';
@@ -15,6 +14,7 @@ import { checkEmitOutputs, defaultJsonPathFor, emit, guardedPaths, parseFormat }
 import { checkReproRequest, reproFiles } from './repro.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { resolve } from 'node:path';
+import { startCaseThreadEarly } from '../engine/pool.ts';
 import { combineForDisplay, runMatrix } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { caseMatcher, selectScenarios } from '../core/select.ts';
@@ -91,6 +91,9 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   }
   const recordedPaths = names.map((name) => resolveFrom(io, options.recorded, RECORDED_FOR[name]));
   const otherReleases = options.v1 !== undefined || options.v2 !== undefined;
+  const environment = captureEnvironment();
+  // The first case thread loads the pinned SDKs while this thread reads and checks the inputs.
+  if (!otherReleases) startCaseThreadEarly({ environment });
   if (options.update && isCi(io.env)) {
     // vitest's rule for snapshots: baselines are recorded on purpose by a person, never by CI.
     throw new InputError('--update rewrites the recorded result and is refused when CI is set');
@@ -128,13 +131,11 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   // Read (and validate) the recorded results before running anything, so bad input changes nothing.
   const recorded = recordedPaths.map((path) => readRecordedResult(path, { replacing: options.update }));
   const clients = await clientsUnderTest(options, io);
-  const environment = captureEnvironment();
-  const jobs = options.jobs ?? availableParallelism();
 
   // Each built-in matrix runs on its own and is compared with its own recorded result.
   const parts = [];
   for (const [i, m] of matrices.entries()) {
-    const own = await runMatrix(m, selected[i]!, { timeoutMs: options.timeout, environment, pool: { jobs, clients } });
+    const own = await runMatrix(m, selected[i]!, { timeoutMs: options.timeout, environment, pool: { ...(options.jobs !== undefined && { jobs: options.jobs }), clients } });
     const before = recorded[i]!;
     const comparison = compareWithRecorded(before.kind === 'found' ? before.result : undefined, own, {
       fullMatrix: own.cases.length === m.scenarios.length,
@@ -145,7 +146,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     parts.push({ own, comparison, path: recordedPaths[i]! });
   }
   // User scenarios run beside them; only built-in cases have recorded results.
-  const user = userScenarios.length > 0 ? await runMatrix(USER_MATRIX, selectedUser, { timeoutMs: options.timeout, environment, pool: { jobs, clients } }) : undefined;
+  const user = userScenarios.length > 0 ? await runMatrix(USER_MATRIX, selectedUser, { timeoutMs: options.timeout, environment, pool: { ...(options.jobs !== undefined && { jobs: options.jobs }), clients } }) : undefined;
   const first = matrices[0]!;
   const result =
     parts.length === 1 && !user

@@ -29,8 +29,8 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-const jobsOption = (what: string) =>
-  new Option('--jobs <n>', `${what} at once, one worker thread each (default: the number of cores)`).argParser(positiveInteger('--jobs', ''));
+const jobsOption = (what: string, default_: string) =>
+  new Option('--jobs <n>', `${what} at once, one worker thread each (default: ${default_})`).argParser(positiveInteger('--jobs', ''));
 
 const timeoutOption = () =>
   new Option('--timeout <ms>', 'per-case time limit; a case still running is recorded as a timeout')
@@ -73,7 +73,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--prerelease', 'let latest and ranges resolve to prereleases', false)
     .option('--matrix <name>', 'audit (default: the 13 cases), extended (the cases the audit left out) or all')
     .option('--scenarios <dir>', 'also run the scenario files (.json, .ts) in this folder beside the matrix')
-    .addOption(jobsOption('cases'))
+    .addOption(jobsOption('cases', 'one thread per 32 cases, up to the number of cores'))
     .allowExcessArguments(false)
     .action(() => setAction(() => runAuditCommand(program.opts<AuditOptions>(), io, argv)));
 
@@ -83,7 +83,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--v1 <releases>', '@modelcontextprotocol/sdk releases: 1.10.0..latest, ^1.20, latest, 1.33.0, a .tgz or a folder')
     .option('--v2 <releases>', '@modelcontextprotocol/client releases, as for --v1')
     .option('--prerelease', 'let ranges include prereleases', false)
-    .addOption(jobsOption('releases'))
+    .addOption(jobsOption('releases', 'the number of cores'))
     .option('--shard <i/n>', 'run only the i-th of n round-robin slices of the releases (combine with merge)')
     .addOption(timeoutOption())
     .allowExcessArguments(false)
@@ -109,7 +109,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
         .default([]),
     )
     .addOption(timeoutOption())
-    .addOption(jobsOption('cases'))
+    .addOption(jobsOption('cases', 'one thread per 32 cases, up to the number of cores'))
     .action((file: string) => setAction(async () => (await import('./replay.ts')).runReplayCommand(file, replay.opts<ReplayOptions>(), io, argv)));
 
   const merge = program

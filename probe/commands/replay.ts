@@ -1,5 +1,4 @@
 // `replay FILE`: how every client line and discovery mode treats one captured result.
-import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { readCapture } from '../io/capture.ts';
 import { InputError } from '../core/errors.ts';
@@ -41,7 +40,7 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
   const selected = selectScenarios(matrix.scenarios, options.case);
   if (selected.length === 0) throw new InputError(`--case ${options.case.join(', ')} matches no case of this replay; ids look like ${matrix.scenarios[0]?.id}`);
   const reproDir = format === 'repro' ? checkReproRequest(options.out, selected, io) : undefined;
-  const result = await runMatrix(matrix, selected, { timeoutMs: options.timeout, pool: { jobs: options.jobs ?? availableParallelism() } });
+  const result = await runMatrix(matrix, selected, { timeoutMs: options.timeout, pool: { ...(options.jobs !== undefined && { jobs: options.jobs }) } });
   const repro = reproDir !== undefined ? reproFiles(selected[0]!, result, options.timeout) : undefined;
   emit(
     {

@@ -5,6 +5,7 @@
 // stage it had reached, and its thread is stopped and replaced; a thread that dies is recorded as a crash
 // of the case it was running. The run goes on either way, and records come back in scenario order, so
 // the result is the same whatever the scheduling.
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -28,9 +29,21 @@ export const CASE_WORKER = pathToFileURL(join(PROJECT_ROOT, 'dist', 'case-worker
  */
 const GRACE_MS = 1000;
 
+/**
+ * A thread's start-up (loading both SDK lines) costs about as much as running this many in-memory cases,
+ * so by default a run gets one thread per this many cases, up to one per core: the 13-case audit runs
+ * in one thread, `--matrix all` in two (measured with `npm run bench`).
+ */
+export const CASES_PER_THREAD = 32;
+
+/** The default number of threads for a run of `cases` cases on `cores` cores. */
+export function defaultJobs(cases: number, cores: number): number {
+  return Math.max(1, Math.min(cores, Math.ceil(cases / CASES_PER_THREAD)));
+}
+
 export interface PoolOptions {
-  /** Worker threads at once (at most one per case). */
-  readonly jobs: number;
+  /** Worker threads at once (at most one per case); by default `defaultJobs`. */
+  readonly jobs?: number;
   readonly timeoutMs: number;
   readonly environment: Environment;
   /** Releases to run instead of the pinned clients, per line. */
@@ -63,14 +76,28 @@ export interface PoolRun {
  */
 const idle = new Map<string, Worker[]>();
 
-function threadKey(options: PoolOptions, input: CaseWorkerInput): string {
+function threadKey(options: Pick<PoolOptions, 'workerUrl' | 'workerData'>, input: CaseWorkerInput): string {
   return JSON.stringify([String(options.workerUrl ?? CASE_WORKER), options.workerData ?? null, input]);
 }
 
-function newThread(options: PoolOptions, input: CaseWorkerInput, key: string): Worker {
+/** Each thread's start-up: settles when it has loaded its clients (or could not). */
+const readiness = new WeakMap<Worker, Promise<void>>();
+
+function newThread(options: Pick<PoolOptions, 'workerUrl' | 'workerData'>, input: CaseWorkerInput, key: string): Worker {
   // The worker drops what a client or server prints in it (case-worker.ts): no output streams to keep
   // open here, so an idle, unref'd thread holds nothing that keeps the process alive.
   const worker = new Worker(options.workerUrl ?? CASE_WORKER, { workerData: { ...options.workerData, ...input } });
+  const ready = new Promise<void>((resolve, reject) => {
+    const first = (message: FromCaseWorker) => {
+      worker.off('message', first);
+      if (message.kind === 'ready') resolve();
+      else if (message.kind === 'load-failed') reject(new Error(`the case runner could not load the clients: ${message.error.name}: ${message.error.message}`));
+    };
+    worker.on('message', first);
+  });
+  // Nobody may be waiting yet (a thread started ahead of its run); the run that takes it sees the failure.
+  ready.catch(() => {});
+  readiness.set(worker, ready);
   // An idle thread that ends is forgotten; its error has no run to report to.
   worker.on('error', () => {});
   worker.on('exit', () => {
@@ -78,6 +105,20 @@ function newThread(options: PoolOptions, input: CaseWorkerInput, key: string): W
     if (free?.includes(worker)) free.splice(free.indexOf(worker), 1);
   });
   return worker;
+}
+
+/**
+ * Starts a thread for a run that is about to come, so its clients load while the command still reads its
+ * inputs; the run takes it if it asks for the same clients (else it ends with the process, unused).
+ */
+export function startCaseThreadEarly(options: Pick<PoolOptions, 'environment' | 'clients'>): void {
+  const input: CaseWorkerInput = { environment: options.environment, clients: options.clients ?? {} };
+  const key = threadKey({}, input);
+  const worker = newThread({}, input, key);
+  worker.unref();
+  let free = idle.get(key);
+  if (!free) idle.set(key, (free = []));
+  free.push(worker);
 }
 
 export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOptions): Promise<PoolRun> {
@@ -167,12 +208,8 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         if (stopped) return;
         switch (message.kind) {
           case 'ready':
-            return dispatch();
           case 'load-failed':
-            failed = true;
-            for (const other of workers) void other.terminate();
-            workers.clear();
-            return reject(new Error(`the case runner could not load the clients: ${message.error.name}: ${message.error.message}`));
+            return; // start-up: see `readiness`
           case 'stage':
             if (running?.index === message.index) running.stage = message.stage;
             return;
@@ -210,10 +247,22 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
-      if (reused) dispatch();
+      readiness.get(worker)!.then(
+        () => {
+          if (!stopped) dispatch();
+        },
+        (error: Error) => {
+          if (failed) return;
+          failed = true;
+          for (const other of workers) void other.terminate();
+          workers.clear();
+          reject(error);
+        },
+      );
     };
 
     if (scenarios.length === 0) return resolve({ records: [], lints: [] });
-    for (let i = 0; i < Math.max(1, Math.min(options.jobs, scenarios.length)); i++) start();
+    const jobs = options.jobs ?? defaultJobs(scenarios.length, availableParallelism());
+    for (let i = 0; i < Math.max(1, Math.min(jobs, scenarios.length)); i++) start();
   });
 }
