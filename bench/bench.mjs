@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const TARGET_RATIO = 1.3;
+// Issue 10: the audit end to end within 1.15x the floor; `--matrix all` on both cores within 0.6x of one.
+const TARGET_RATIO = 1.15;
+const MATRIX_ALL_TARGET = 0.6;
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '10' },
@@ -27,8 +29,8 @@ if (!Number.isInteger(sweepRuns) || sweepRuns < 1) {
   console.error(`bench: --sweep-runs takes a whole number of at least 1, got '${values['sweep-runs']}'`);
   process.exit(2);
 }
-if (values.only !== undefined && !['audit', 'sweep'].includes(values.only)) {
-  console.error(`bench: --only takes audit or sweep, got '${values.only}'`);
+if (values.only !== undefined && !['audit', 'matrix', 'sweep'].includes(values.only)) {
+  console.error(`bench: --only takes audit, matrix or sweep, got '${values.only}'`);
   process.exit(2);
 }
 
@@ -85,6 +87,23 @@ function benchAudit() {
   console.log(`first run after a fresh clone (includes bundling probe/ with esbuild): ${firstRun.ms.toFixed(0)} ms`);
 }
 
+function benchMatrixAll() {
+  // The case pool: all 165 cases with a thread per core against one thread, alternating.
+  const samples = { 2: [], 1: [] };
+  for (let i = 0; i < sweepRuns; i++) {
+    for (const jobs of i % 2 ? [1, 2] : [2, 1]) {
+      samples[jobs].push(timeOnce([subjects.probe[0], '--matrix', 'all', '--jobs', String(jobs), '--out', join(scratch, `all-${jobs}.json`)]));
+    }
+  }
+  const two = median(samples[2].map((x) => x.ms));
+  const one = median(samples[1].map((x) => x.ms));
+  const same = readFileSync(join(scratch, 'all-1.json'), 'utf8') === readFileSync(join(scratch, 'all-2.json'), 'utf8');
+  const ratio = two / one;
+  console.log(`
+--matrix all (165 cases), ${sweepRuns} alternating runs each, medians`);
+  console.log(`--jobs 2: ${(two / 1000).toFixed(1)} s   --jobs 1: ${(one / 1000).toFixed(1)} s   ratio ${ratio.toFixed(2)}x (target <= ${MATRIX_ALL_TARGET}x: ${ratio <= MATRIX_ALL_TARGET ? 'met' : 'MISSED'}); result files ${same ? 'byte-identical' : 'DIFFER'}`);
+}
+
 const SWEEP_TARGET_MS = 30_000;
 const SWEEP = ['sweep', '--v1', '1.10.0..latest', '--v2', '2.0.0..latest', '--baseline', join(scratch, 'none.json')];
 
@@ -110,8 +129,9 @@ function benchSweep() {
 }
 
 try {
-  if (values.only !== 'sweep') benchAudit();
-  if (values.only !== 'audit') benchSweep();
+  if (values.only === undefined || values.only === 'audit') benchAudit();
+  if (values.only === undefined || values.only === 'matrix') benchMatrixAll();
+  if (values.only === undefined || values.only === 'sweep') benchSweep();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
