@@ -9,13 +9,14 @@ import { loadClientUnderTest, type ClientModuleRef } from '../clients/load.ts';
 import { releaseRequests, resolveReleases } from '../releases/resolve.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
 import { readRecordedResult, serializeResult } from '../io/json-files.ts';
-import { checkOutputPath, writeFileAtomic } from '../io/files.ts';
-import { checkEmitOutputs, defaultJsonPathFor, emit, guardedPaths, parseFormat } from './report.ts';
+import { checkOutputPath, makeFolder, writeFileAtomic } from '../io/files.ts';
+import { checkEmitOutputs, defaultJsonPathFor, emit, guardedPaths, parseFormat, resultJsonPath } from './report.ts';
+import { journalPath, openJournal, readJournal, runFingerprint } from '../io/journal.ts';
 import { checkReproRequest, reproFiles } from './repro.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { startCaseThreadEarly } from '../engine/pool.ts';
-import { combineForDisplay, runMatrix } from '../engine/run.ts';
+import { combineForDisplay, runMatrix, type CaseDone } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { caseMatcher, selectScenarios } from '../core/select.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, RESULTS_DIR, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
@@ -34,6 +35,7 @@ export interface AuditOptions {
   readonly scenarios?: string;
   readonly matrix?: string;
   readonly jobs?: number;
+  readonly resume: boolean;
 }
 
 /** The releases --v1/--v2 name, each checked to load here before any case runs (the pool's threads load them again). */
@@ -132,10 +134,25 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   const recorded = recordedPaths.map((path) => readRecordedResult(path, { replacing: options.update }));
   const clients = await clientsUnderTest(options, io);
 
+  // Each case is journalled as it finishes, beside the result file; --resume runs only what is missing.
+  const resultPath = resultJsonPath(format, out, defaultJsonPathFor(DEFAULT_OUT, io));
+  const journalFile = journalPath(resultPath);
+  checkOutputPath(journalFile, `${journalFile} (the run journal)`, guardedPaths(inputs));
+  const run = runFingerprint({ selected, user: selectedUser, timeout: options.timeout, clients, packages: environment.packages });
+  const resumed = options.resume ? readJournal(journalFile, run) : undefined;
+  makeFolder(dirname(journalFile), journalFile);
+  const journal = openJournal(journalFile, run, resumed !== undefined);
+  const pool = {
+    ...(options.jobs !== undefined && { jobs: options.jobs }),
+    clients,
+    ...(resumed && { resumed }),
+    onCaseDone: (done: CaseDone) => journal.append(done.record, done.lint),
+  };
+
   // Each built-in matrix runs on its own and is compared with its own recorded result.
   const parts = [];
   for (const [i, m] of matrices.entries()) {
-    const own = await runMatrix(m, selected[i]!, { timeoutMs: options.timeout, environment, pool: { ...(options.jobs !== undefined && { jobs: options.jobs }), clients } });
+    const own = await runMatrix(m, selected[i]!, { timeoutMs: options.timeout, environment, pool });
     const before = recorded[i]!;
     const comparison = compareWithRecorded(before.kind === 'found' ? before.result : undefined, own, {
       fullMatrix: own.cases.length === m.scenarios.length,
@@ -146,7 +163,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     parts.push({ own, comparison, path: recordedPaths[i]! });
   }
   // User scenarios run beside them; only built-in cases have recorded results.
-  const user = userScenarios.length > 0 ? await runMatrix(USER_MATRIX, selectedUser, { timeoutMs: options.timeout, environment, pool: { ...(options.jobs !== undefined && { jobs: options.jobs }), clients } }) : undefined;
+  const user = userScenarios.length > 0 ? await runMatrix(USER_MATRIX, selectedUser, { timeoutMs: options.timeout, environment, pool }) : undefined;
   const first = matrices[0]!;
   const result =
     parts.length === 1 && !user
@@ -187,5 +204,6 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     },
     io,
   );
+  journal.finish();
   return exitCodeFor({ result, comparison, updatedRecorded: options.update });
 }

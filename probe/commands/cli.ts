@@ -74,6 +74,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--matrix <name>', 'audit (default: the 13 cases), extended (the cases the audit left out) or all')
     .option('--scenarios <dir>', 'also run the scenario files (.json, .ts) in this folder beside the matrix')
     .addOption(jobsOption('cases', 'one thread per 32 cases, up to the number of cores'))
+    .option('--resume', 'continue an interrupted run from its journal (<result file>.journal.ndjson): run only the cases it lacks', false)
     .allowExcessArguments(false)
     .action(() => setAction(() => runAuditCommand(program.opts<AuditOptions>(), io, argv)));
 

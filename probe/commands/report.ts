@@ -98,6 +98,11 @@ function plannedOutputs(format: Format, out: string | undefined, defaultJsonPath
   return { json, jsonLabel: outputLabel(json, json === out ? '--out' : undefined), ...((format === 'markdown' || format === 'junit') && out ? { document: out } : {}) };
 }
 
+/** Where emit writes the result JSON. */
+export function resultJsonPath(format: Format, out: string | undefined, defaultJsonPath: string): string {
+  return plannedOutputs(format, out, defaultJsonPath).json;
+}
+
 /** Checks every path emit will write, before any work runs (see checkOutputPath). */
 export function checkEmitOutputs(format: Format, out: string | undefined, defaultJsonPath: string, guarded: readonly Guarded[]): void {
   const planned = plannedOutputs(format, out, defaultJsonPath);

@@ -51,8 +51,8 @@ export interface PoolOptions {
   readonly workerUrl?: URL;
   /** Extra data for a worker module other than CASE_WORKER (tests wrap the real worker). */
   readonly workerData?: Record<string, unknown>;
-  /** Each record as soon as it is judged, in the order cases finish. */
-  readonly onRecord?: (index: number, record: CaseRecord) => void;
+  /** Each case once it is over (its record and its rule findings), in the order cases finish. */
+  readonly onCaseDone?: (index: number, record: CaseRecord, lint: Finding[] | null) => void;
 }
 
 interface Running {
@@ -142,10 +142,16 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
     };
     const settle = (index: number, observed: Observation, packageName: string) => {
       if (records[index] !== undefined) return;
-      const record = recordCase(scenarios[index]!, packageName, observed);
-      records[index] = record;
+      records[index] = recordCase(scenarios[index]!, packageName, observed);
       settled += 1;
-      options.onRecord?.(index, record);
+    };
+    const reported = new Set<number>();
+    /** The case is over: its record is settled and its findings are what they will be. */
+    const over = (index: number) => {
+      const record = records[index];
+      if (!record || reported.has(index)) return;
+      reported.add(index);
+      options.onCaseDone?.(index, record, lints[index] ?? null);
     };
 
     const start = () => {
@@ -172,6 +178,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
       /** A thread that cannot be trusted any more (stuck, or dead): stopped, and another started if work is left. */
       const stop = () => {
         if (stopped) return;
+        if (running) over(running.index);
         detach();
         void worker.terminate();
         if (next < scenarios.length && !failed) start();
@@ -227,6 +234,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
           case 'closed':
             if (running?.index !== message.index) return;
             lints[message.index] = message.lint;
+            over(message.index);
             clearTimeout(running.deadline);
             clearTimeout(running.cleanup);
             running = undefined;

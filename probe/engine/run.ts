@@ -20,9 +20,20 @@ export interface RunCasesOptions {
   readonly clients?: Partial<Record<ClientLine, ClientUnderTest>>;
 }
 
+/** A case that is over: its record and the rule findings of its result (null: it was given none). */
+export interface CaseDone {
+  readonly record: CaseRecord;
+  readonly lint: Finding[] | null;
+}
+
 export interface RunMatrixOptions extends Partial<RunCasesOptions> {
   /** Run the cases in the case pool (pool.ts) instead of in this thread. */
-  readonly pool?: Omit<PoolOptions, 'timeoutMs' | 'environment'>;
+  readonly pool?: Omit<PoolOptions, 'timeoutMs' | 'environment' | 'onCaseDone'> & {
+    /** Cases an interrupted run already finished (--resume), by id: not run again. */
+    readonly resumed?: ReadonlyMap<string, CaseDone>;
+    /** Each case as it finishes (a journal). */
+    readonly onCaseDone?: (done: CaseDone) => void;
+  };
 }
 
 export function pinnedClient(line: ClientLine, environment: Environment): ClientUnderTest {
@@ -47,9 +58,18 @@ export async function runMatrix(matrix: Matrix, scenarios: readonly Scenario[], 
   let cases: CaseRecord[];
   let lint: Record<string, Finding[]>;
   if (options.pool) {
-    const run = await runCasesInPool(scenarios, { ...options.pool, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, environment });
-    cases = run.records;
-    lint = shapeFindings(scenarios, run.lints);
+    const { resumed, onCaseDone, ...pool } = options.pool;
+    const todo = scenarios.filter((scenario) => !resumed?.has(scenario.id));
+    const run = await runCasesInPool(todo, {
+      ...pool,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      environment,
+      ...(onCaseDone && { onCaseDone: (_index: number, record: CaseRecord, found: Finding[] | null) => onCaseDone({ record, lint: found }) }),
+    });
+    const ran = new Map(todo.map((scenario, i) => [scenario.id, { record: run.records[i]!, lint: run.lints[i] ?? null }]));
+    const all = scenarios.map((scenario) => resumed?.get(scenario.id) ?? ran.get(scenario.id)!);
+    cases = all.map((done) => done.record);
+    lint = shapeFindings(scenarios, all.map((done) => done.lint));
   } else {
     cases = await runCases(scenarios, { ...options, environment });
     lint = lintShapes(scenarios);
