@@ -2,7 +2,7 @@
 // (bench/floor.mjs: the same 13 calls through the same SDKs, no harness). Runs alternate so machine noise
 // hits both alike; medians and their ratio are the result. A benchmark, not a test: it asserts nothing.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '10' },
     'sweep-runs': { type: 'string', default: '3' },
     only: { type: 'string' },
+    'scale-cases': { type: 'string', default: '1000,10000' },
   },
 });
 const runs = Number(values.runs);
@@ -29,8 +30,8 @@ if (!Number.isInteger(sweepRuns) || sweepRuns < 1) {
   console.error(`bench: --sweep-runs takes a whole number of at least 1, got '${values['sweep-runs']}'`);
   process.exit(2);
 }
-if (values.only !== undefined && !['audit', 'matrix', 'sweep'].includes(values.only)) {
-  console.error(`bench: --only takes audit, matrix or sweep, got '${values.only}'`);
+if (values.only !== undefined && !['audit', 'matrix', 'scale', 'sweep'].includes(values.only)) {
+  console.error(`bench: --only takes audit, matrix, scale or sweep, got '${values.only}'`);
   process.exit(2);
 }
 
@@ -43,7 +44,7 @@ const subjects = {
   tsx: ['--import', 'tsx', join(ROOT, 'probe', 'commands', 'main.ts'), '--out', join(scratch, 'latest.json')],
 };
 
-function timeOnce(args, env = {}) {
+function timeOnce(args, env = {}, okStatuses = [0]) {
   const started = process.hrtime.bigint();
   const child = spawnSync(process.execPath, ['--import', join(ROOT, 'bench', 'rss.mjs'), ...args], {
     cwd: ROOT,
@@ -52,7 +53,7 @@ function timeOnce(args, env = {}) {
     maxBuffer: 256 * 1024 * 1024,
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (child.status !== 0) throw new Error(`${args[0]} exited ${child.status}: ${child.stderr || child.stdout}`);
+  if (!okStatuses.includes(child.status)) throw new Error(`${args[0]} exited ${child.status}: ${child.stderr || child.stdout}`);
   return { ms, rssKb: Number(readFileSync(rssFile, 'utf8')) };
 }
 
@@ -104,6 +105,50 @@ function benchMatrixAll() {
   console.log(`--jobs 2: ${(two / 1000).toFixed(1)} s   --jobs 1: ${(one / 1000).toFixed(1)} s   ratio ${ratio.toFixed(2)}x (target <= ${MATRIX_ALL_TARGET}x: ${ratio <= MATRIX_ALL_TARGET ? 'met' : 'MISSED'}); result files ${same ? 'byte-identical' : 'DIFFER'}`);
 }
 
+// Issue 10: a generated matrix of user scenario files against a bare loop making the same calls, per case
+// (target <= 1.1x) and peak memory (target <= 1.2x, flat from 1,000 to 10,000 cases). One thread each
+// (--jobs 1), so the per-case cost is compared, not the cores.
+const SCALE_TIME_TARGET = 1.1;
+const SCALE_MEMORY_TARGET = 1.2;
+const SHAPES = [
+  { content: [{ type: 'text', text: '{"value":7}' }], structuredContent: { value: 7 } },
+  { content: [{ type: 'text', text: '{"error":"unavailable"}' }], structuredContent: { error: 'unavailable' } },
+  { content: [{ type: 'text', text: '7' }] },
+  { content: [{ type: 'text', text: 'unavailable' }], isError: true },
+  { content: [{ type: 'text', text: 'unavailable' }], structuredContent: { error: 'unavailable' }, isError: true },
+  { content: [{ type: 'text', text: 'unavailable' }], structuredContent: { value: 0 }, isError: true },
+];
+const SCALE_TOOL = {
+  name: 'probe_value',
+  inputSchema: { type: 'object' },
+  outputSchema: { type: 'object', properties: { value: { type: 'number' } }, required: ['value'], additionalProperties: false },
+};
+
+function benchScale() {
+  console.log(`\ngenerated user scenarios (4 cells each: v1/v2, warm/cold), one thread, against the bare loop`);
+  for (const cases of values['scale-cases'].split(',').map(Number)) {
+    const dir = join(scratch, `scale-${cases}`);
+    mkdirSync(dir, { recursive: true });
+    const scenarios = Array.from({ length: Math.ceil(cases / 4) }, (_, i) => ({
+      shape: `scale-${String(i).padStart(5, '0')}`,
+      tool: SCALE_TOOL,
+      result: SHAPES[i % SHAPES.length],
+      // No expectation: every case only reports (unjudged), as the floor does.
+      expected: { 'v1/warm': 'returned', 'v1/cold': 'returned', 'v2/warm': 'returned', 'v2/cold': 'returned' },
+    }));
+    writeFileSync(join(dir, 'scale.json'), JSON.stringify(scenarios));
+    const probe = timeOnce([subjects.probe[0], '--scenarios', dir, '--case', 'scale-', '--jobs', '1', '--out', join(scratch, `scale-${cases}.json`)], {}, [0, 1]);
+    const floor = timeOnce([join(ROOT, 'bench', 'floor.mjs'), '--cases', String(scenarios.length * 4)]);
+    const perCase = (x) => x.ms / (scenarios.length * 4);
+    console.log(
+      `${String(scenarios.length * 4).padStart(6)} cases: probe ${perCase(probe).toFixed(2)} ms/case ${(probe.rssKb / 1024).toFixed(0)} MB; ` +
+        `bare loop ${perCase(floor).toFixed(2)} ms/case ${(floor.rssKb / 1024).toFixed(0)} MB; ` +
+        `time ${(probe.ms / floor.ms).toFixed(2)}x (target <= ${SCALE_TIME_TARGET}x: ${probe.ms / floor.ms <= SCALE_TIME_TARGET ? 'met' : 'MISSED'}), ` +
+        `memory ${(probe.rssKb / floor.rssKb).toFixed(2)}x (target <= ${SCALE_MEMORY_TARGET}x: ${probe.rssKb / floor.rssKb <= SCALE_MEMORY_TARGET ? 'met' : 'MISSED'})`,
+    );
+  }
+}
+
 const SWEEP_TARGET_MS = 30_000;
 const SWEEP = ['sweep', '--v1', '1.10.0..latest', '--v2', '2.0.0..latest', '--baseline', join(scratch, 'none.json')];
 
@@ -131,6 +176,7 @@ function benchSweep() {
 try {
   if (values.only === undefined || values.only === 'audit') benchAudit();
   if (values.only === undefined || values.only === 'matrix') benchMatrixAll();
+  if (values.only === undefined || values.only === 'scale') benchScale();
   if (values.only === undefined || values.only === 'sweep') benchSweep();
 } finally {
   rmSync(scratch, { recursive: true, force: true });

@@ -50,7 +50,19 @@ async function call(line, warm, result) {
   return outcome;
 }
 
+// `--cases N`: the scale floor for `npm run bench -- --only scale`: N calls cycling through the six shapes
+// and the four client/discovery cells, as the generated scenario files of that benchmark do.
+const scale = process.argv.indexOf('--cases');
 const outcomes = [];
-for (const line of ['v1', 'v2']) for (const result of shapes) outcomes.push(await call(line, true, result));
-outcomes.push(await call('v1', false, shapes[4]));
+if (scale !== -1) {
+  const cases = Number(process.argv[scale + 1]);
+  const cells = [['v1', true], ['v1', false], ['v2', true], ['v2', false]];
+  for (let i = 0; i < cases; i++) {
+    const [line, warm] = cells[i % 4];
+    await call(line, warm, shapes[Math.floor(i / 4) % shapes.length]);
+  }
+} else {
+  for (const line of ['v1', 'v2']) for (const result of shapes) outcomes.push(await call(line, true, result));
+  outcomes.push(await call('v1', false, shapes[4]));
+}
 if (process.argv.includes('--print')) console.log(outcomes.join('\n'));
