@@ -88,6 +88,45 @@ describe('sweep without the registry', () => {
     expect(differs.stdout).toMatch(/Newest v2 release v2@2\.4\.0 behaves differently from the pinned .*:\n\s+v2\/warm\/error-off-schema: rejected -32602 → returned isError/);
   });
 
+  it('sweeps the extended matrix: its cases, its own baseline file, and its own recorded result for the newest-vs-pinned gate', async () => {
+    const cases = ['v2/warm/http-*', 'v2/warm/stdio-error-*'];
+    const narrowed = cases.flatMap((pattern) => ['--case', pattern]);
+    const [pinned, latest] = await Promise.all([
+      sweep(['sweep', '--v2', '2.4.0', '--matrix', 'extended', ...narrowed, '--out', join(dir, 'extended.json')]),
+      // `latest` is the pinned 2.4.0 in the cached version list: compared with results/recorded-extended.json.
+      sweep(['sweep', '--v2', 'latest', '--matrix', 'extended', ...narrowed, '--out', join(dir, 'extended-latest.json')]),
+    ]);
+    expect(pinned.code).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(readFileSync(join(dir, 'extended.json'), 'utf8')));
+    expect(result.matrix.name).toBe('extended');
+    const [release] = result.releases;
+    expect(release?.status).toBe('ran');
+    const ids = release?.status === 'ran' ? release.cases.map((c) => c.id) : [];
+    expect(ids).toContain('v2/warm/http-error-off-schema');
+    expect(ids).toContain('v2/warm/stdio-error-conforming');
+    expect(ids.every((id) => id.startsWith('v2/warm/http-') || id.startsWith('v2/warm/stdio-error-'))).toBe(true);
+    // The report names each case's behaviour, and the extended matrix's own (missing) sweep baseline.
+    expect(pinned.stdout).toMatch(/v2\/warm\/http-error-off-schema\s+returned isError/);
+    expect(pinned.stdout).toContain('No sweep baseline at results/sweep-baseline-extended.json');
+    expect(latest.stdout).toContain('Newest v2 release v2@2.4.0 behaves as the pinned @modelcontextprotocol/client@2.4.0 in every case');
+    expect(latest.code).toBe(0);
+  });
+
+  it('--matrix all runs the audit and the extended cases in one sweep', async () => {
+    const run = await sweep(['sweep', '--v2', '2.4.0', '--matrix', 'all', '--case', 'v2/warm/error-off-schema', '--case', 'v2/warm/http-error-conforming', '--json', '--out', join(dir, 'all.json')]);
+    expect(run.code).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(run.stdout));
+    expect(result.matrix.name).toBe('all');
+    const [release] = result.releases;
+    expect(release?.status === 'ran' && release.cases.map((c) => c.id)).toEqual(['v2/warm/error-off-schema', 'v2/warm/http-error-conforming']);
+  });
+
+  it('a baseline of another matrix is refused, before anything runs', async () => {
+    // results/sweep-baseline.json records the audit matrix.
+    const run = await sweep(['sweep', '--v2', '2.4.0', '--matrix', 'extended', '--baseline', join(ROOT, 'results', 'sweep-baseline.json'), '--out', join(dir, 'x.json')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('a sweep baseline of matrix audit, not extended');
+  });
 
   // Concurrent: the ones that resolve a version wait on npm's retry against the unreachable registry.
   it.concurrent.for([
@@ -98,6 +137,9 @@ describe('sweep without the registry', () => {
     [['sweep', '--v1', 'latest', '--json', '--ndjson'], /--json and --ndjson both print to stdout/],
     [['sweep', '--v1', 'latest', '--shard', '3/2'], /--shard 3\/2: expected i\/n/],
     [['sweep', '--v1', './no-such-folder'], /--v1 .*no-such-folder: no such file or folder/],
+    [['sweep', '--v2', '2.4.0', '--matrix', 'nope'], /--matrix nope: expected one of audit, extended, all/],
+    [['sweep', '--v2', '2.4.0', '--case', 'no-such-case'], /--case no-such-case matches no case of matrix audit/],
+    [['sweep', '--v2', '2.4.0', '--format', 'pdf'], /--format pdf: expected one of table, html/],
   ] as const)('usage errors exit 2 with one line: %j', async ([args, message], { expect }) => {
     const run = await sweep([...args, '--out', join(dir, 'x.json')]);
     expect(run.code).toBe(2);
