@@ -322,11 +322,14 @@ export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise
 
 export async function runMergeCommand(files: readonly string[], options: SweepReportOptions, io: CliIo): Promise<number> {
   const format = validateReportOptions(options, io, false);
-  const files_ = files.map((file) => resolveFrom(io, file, file));
-  const parts = files_.map((path) => ({ path: displayPath(path, io.cwd), result: readJsonFile(path, SweepResultSchema, 'sweep result') }));
+  const shardFiles = files.map((file) => resolveFrom(io, file, file));
+  // The outputs are checked before the shards are read (an --out over a shard is refused as such), and
+  // again once the shards name the matrix, whose own baseline and recorded result are then the inputs.
+  checkReportOutputs(reportPaths(options, format, 'audit', io), options, shardFiles);
+  const parts = shardFiles.map((path) => ({ path: displayPath(path, io.cwd), result: readJsonFile(path, SweepResultSchema, 'sweep result') }));
   const merged = mergeShards(parts);
   const paths = reportPaths(options, format, merged.matrix.name, io);
-  checkReportOutputs(paths, options, files_);
+  checkReportOutputs(paths, options, shardFiles);
   const baseline = readBaseline(paths.baseline, merged.matrix.name);
   return report(merged, options, io, { format, paths, baseline });
 }
