@@ -121,6 +121,18 @@ describe('sweep without the registry', () => {
     expect(release?.status === 'ran' && release.cases.map((c) => c.id)).toEqual(['v2/warm/error-off-schema', 'v2/warm/http-error-conforming']);
   });
 
+  it('--scenarios adds your cases to every release; the newest-vs-pinned gate covers only the recorded ones', async () => {
+    const run = await sweep(['sweep', '--v2', 'latest', '--scenarios', join(ROOT, 'scenarios', 'examples'), '--case', 'v2/warm/error-*', '--json', '--out', join(dir, 'user.json')]);
+    // Exit 0: `latest` (the pinned 2.4.0 here) matches the recorded audit cases; the user cases, which have
+    // no recorded result, are not differences.
+    expect(run.code, run.stderr).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(run.stdout));
+    expect(result.matrix.name).toBe('audit+scenarios');
+    const [release] = result.releases;
+    const ids = release?.status === 'ran' ? release.cases.map((c) => c.id) : [];
+    expect(ids).toEqual(expect.arrayContaining(['v2/warm/error-off-schema', 'v2/warm/error-empty-text', 'v2/warm/error-conforming-variant']));
+  });
+
   it('a baseline of another matrix is refused, before anything runs', async () => {
     // results/sweep-baseline.json records the audit matrix.
     const run = await sweep(['sweep', '--v2', '2.4.0', '--matrix', 'extended', '--baseline', join(ROOT, 'results', 'sweep-baseline.json'), '--out', join(dir, 'x.json')]);
