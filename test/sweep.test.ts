@@ -112,6 +112,27 @@ describe('sweep without the registry', () => {
     expect(latest.code).toBe(0);
   });
 
+  it('records an extended case a release cannot do as what happened (crashed at connect), and goes on', async () => {
+    // A build that loads (it has a Client class) but cannot connect at all.
+    const build = join(dir, 'no-connect-sdk');
+    mkdirSync(join(build, 'dist', 'client'), { recursive: true });
+    writeFileSync(join(build, 'package.json'), JSON.stringify({ name: '@modelcontextprotocol/sdk', version: '0.0.1', type: 'module', exports: { './*': './dist/*' } }));
+    writeFileSync(
+      join(build, 'dist', 'client', 'index.js'),
+      "export class Client { async connect() { throw new TypeError('no transport support'); } async listTools() { return { tools: [] }; } async callTool() {} async close() {} }\n",
+    );
+    const run = await sweep(['sweep', '--v1', build, '--v2', '2.4.0', '--matrix', 'extended', '--case', 'v1/warm/http-error-*', '--case', 'v2/warm/http-error-*', '--out', join(dir, 'no-connect.json'), '--baseline', join(dir, 'none.json')]);
+    expect(run.code, run.stderr).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(readFileSync(join(dir, 'no-connect.json'), 'utf8')));
+    const [v1, v2] = result.releases;
+    expect(v1?.status).toBe('ran');
+    const v1Cases = v1?.status === 'ran' ? v1.cases : [];
+    expect(v1Cases.length).toBeGreaterThan(0);
+    for (const record of v1Cases) expect(record.observed).toMatchObject({ outcome: 'crashed', stage: 'connect', error: { name: 'TypeError', message: 'no transport support' } });
+    expect(v2).toMatchObject({ status: 'ran', release: { label: '2.4.0' } });
+    expect(run.stdout).toMatch(/v1\/warm\/http-error-off-schema\s+crashed \(connect\)/);
+  });
+
   it('--matrix all runs the audit and the extended cases in one sweep', async () => {
     const run = await sweep(['sweep', '--v2', '2.4.0', '--matrix', 'all', '--case', 'v2/warm/error-off-schema', '--case', 'v2/warm/http-error-conforming', '--json', '--out', join(dir, 'all.json')]);
     expect(run.code).toBe(0);
