@@ -2,7 +2,7 @@
 // own install), local package folders, and a release cache whose version lists are fixed
 // (test/helpers/offline-registry.ts), with the registry unreachable. Sweeps over other published
 // releases, which must be installed, are in test/releases/ (`npm run test:releases`).
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +10,7 @@ import { SweepResultSchema } from '../probe/sweep/model.ts';
 import { RECORDED, ROOT } from './helpers/cli.ts';
 import { runMain } from './helpers/main.ts';
 import { seededCache, UNREACHABLE_REGISTRY } from './helpers/offline-registry.ts';
+import { TEST_RESULTS } from './helpers/test-project.ts';
 
 let dir: string;
 let env: Record<string, string>;
@@ -152,6 +153,22 @@ describe('sweep without the registry', () => {
     const [release] = result.releases;
     const ids = release?.status === 'ran' ? release.cases.map((c) => c.id) : [];
     expect(ids).toEqual(expect.arrayContaining(['v2/warm/error-off-schema', 'v2/warm/error-empty-text', 'v2/warm/error-conforming-variant']));
+  });
+
+  it('--update creates a sweep baseline for the matrix itself (beside the audit one), which the next sweep compares with', async () => {
+    const baseline = join(TEST_RESULTS, 'sweep-baseline-audit+scenarios.json');
+    const args = ['sweep', '--v2', '2.4.0', '--scenarios', join(ROOT, 'scenarios', 'examples'), '--out', join(dir, 'own.json')];
+    try {
+      const recorded = await sweep([...args, '--update']);
+      expect(recorded.code, recorded.stderr).toBe(0);
+      expect(recorded.stdout).toContain('Sweep baseline updated: results/sweep-baseline-audit+scenarios.json (--update)');
+      expect(JSON.parse(readFileSync(baseline, 'utf8'))).toMatchObject({ kind: 'sweep-baseline', matrix: 'audit+scenarios' });
+      const again = await sweep(args);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain('Compared with results/sweep-baseline-audit+scenarios.json: 1 matched release(s)');
+    } finally {
+      rmSync(baseline, { force: true });
+    }
   });
 
   it('a baseline of another matrix is refused, before anything runs', async () => {
