@@ -2,7 +2,7 @@
 // own install), local package folders, and a release cache whose version lists are fixed
 // (test/helpers/offline-registry.ts), with the registry unreachable. Sweeps over other published
 // releases, which must be installed, are in test/releases/ (`npm run test:releases`).
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +10,7 @@ import { SweepResultSchema } from '../probe/sweep/model.ts';
 import { RECORDED, ROOT } from './helpers/cli.ts';
 import { runMain } from './helpers/main.ts';
 import { seededCache, UNREACHABLE_REGISTRY } from './helpers/offline-registry.ts';
+import { TEST_RESULTS } from './helpers/test-project.ts';
 
 let dir: string;
 let env: Record<string, string>;
@@ -88,6 +89,94 @@ describe('sweep without the registry', () => {
     expect(differs.stdout).toMatch(/Newest v2 release v2@2\.4\.0 behaves differently from the pinned .*:\n\s+v2\/warm\/error-off-schema: rejected -32602 → returned isError/);
   });
 
+  it('sweeps the extended matrix: its cases, its own baseline file, and its own recorded result for the newest-vs-pinned gate', async () => {
+    const cases = ['v2/warm/http-*', 'v2/warm/stdio-error-*'];
+    const narrowed = cases.flatMap((pattern) => ['--case', pattern]);
+    const [pinned, latest] = await Promise.all([
+      sweep(['sweep', '--v2', '2.4.0', '--matrix', 'extended', ...narrowed, '--out', join(dir, 'extended.json')]),
+      // `latest` is the pinned 2.4.0 in the cached version list: compared with results/recorded-extended.json.
+      sweep(['sweep', '--v2', 'latest', '--matrix', 'extended', ...narrowed, '--out', join(dir, 'extended-latest.json')]),
+    ]);
+    expect(pinned.code).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(readFileSync(join(dir, 'extended.json'), 'utf8')));
+    expect(result.matrix.name).toBe('extended');
+    const [release] = result.releases;
+    expect(release?.status).toBe('ran');
+    const ids = release?.status === 'ran' ? release.cases.map((c) => c.id) : [];
+    expect(ids).toContain('v2/warm/http-error-off-schema');
+    expect(ids).toContain('v2/warm/stdio-error-conforming');
+    expect(ids.every((id) => id.startsWith('v2/warm/http-') || id.startsWith('v2/warm/stdio-error-'))).toBe(true);
+    // The report names each case's behaviour, and the extended matrix's own (missing) sweep baseline.
+    expect(pinned.stdout).toMatch(/v2\/warm\/http-error-off-schema\s+returned isError/);
+    expect(pinned.stdout).toContain('No sweep baseline at results/sweep-baseline-extended.json');
+    expect(latest.stdout).toContain('Newest v2 release v2@2.4.0 behaves as the pinned @modelcontextprotocol/client@2.4.0 in every case');
+    expect(latest.code).toBe(0);
+  });
+
+  it('records an extended case a release cannot do as what happened (crashed at connect), and goes on', async () => {
+    // A build that loads (it has a Client class) but cannot connect at all.
+    const build = join(dir, 'no-connect-sdk');
+    mkdirSync(join(build, 'dist', 'client'), { recursive: true });
+    writeFileSync(join(build, 'package.json'), JSON.stringify({ name: '@modelcontextprotocol/sdk', version: '0.0.1', type: 'module', exports: { './*': './dist/*' } }));
+    writeFileSync(
+      join(build, 'dist', 'client', 'index.js'),
+      "export class Client { async connect() { throw new TypeError('no transport support'); } async listTools() { return { tools: [] }; } async callTool() {} async close() {} }\n",
+    );
+    const run = await sweep(['sweep', '--v1', build, '--v2', '2.4.0', '--matrix', 'extended', '--case', 'v1/warm/http-error-*', '--case', 'v2/warm/http-error-*', '--out', join(dir, 'no-connect.json'), '--baseline', join(dir, 'none.json')]);
+    expect(run.code, run.stderr).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(readFileSync(join(dir, 'no-connect.json'), 'utf8')));
+    const [v1, v2] = result.releases;
+    expect(v1?.status).toBe('ran');
+    const v1Cases = v1?.status === 'ran' ? v1.cases : [];
+    expect(v1Cases.length).toBeGreaterThan(0);
+    for (const record of v1Cases) expect(record.observed).toMatchObject({ outcome: 'crashed', stage: 'connect', error: { name: 'TypeError', message: 'no transport support' } });
+    expect(v2).toMatchObject({ status: 'ran', release: { label: '2.4.0' } });
+    expect(run.stdout).toMatch(/v1\/warm\/http-error-off-schema\s+crashed \(connect\)/);
+  });
+
+  it('--matrix all runs the audit and the extended cases in one sweep', async () => {
+    const run = await sweep(['sweep', '--v2', '2.4.0', '--matrix', 'all', '--case', 'v2/warm/error-off-schema', '--case', 'v2/warm/http-error-conforming', '--json', '--out', join(dir, 'all.json')]);
+    expect(run.code).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(run.stdout));
+    expect(result.matrix.name).toBe('all');
+    const [release] = result.releases;
+    expect(release?.status === 'ran' && release.cases.map((c) => c.id)).toEqual(['v2/warm/error-off-schema', 'v2/warm/http-error-conforming']);
+  });
+
+  it('--scenarios adds your cases to every release; the newest-vs-pinned gate covers only the recorded ones', async () => {
+    const run = await sweep(['sweep', '--v2', 'latest', '--scenarios', join(ROOT, 'scenarios', 'examples'), '--case', 'v2/warm/error-*', '--json', '--out', join(dir, 'user.json')]);
+    // Exit 0: `latest` (the pinned 2.4.0 here) matches the recorded audit cases; the user cases, which have
+    // no recorded result, are not differences.
+    expect(run.code, run.stderr).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(run.stdout));
+    expect(result.matrix.name).toBe('audit+scenarios');
+    const [release] = result.releases;
+    const ids = release?.status === 'ran' ? release.cases.map((c) => c.id) : [];
+    expect(ids).toEqual(expect.arrayContaining(['v2/warm/error-off-schema', 'v2/warm/error-empty-text', 'v2/warm/error-conforming-variant']));
+  });
+
+  it('--update creates a sweep baseline for the matrix itself (beside the audit one), which the next sweep compares with', async () => {
+    const baseline = join(TEST_RESULTS, 'sweep-baseline-audit+scenarios.json');
+    const args = ['sweep', '--v2', '2.4.0', '--scenarios', join(ROOT, 'scenarios', 'examples'), '--out', join(dir, 'own.json')];
+    try {
+      const recorded = await sweep([...args, '--update']);
+      expect(recorded.code, recorded.stderr).toBe(0);
+      expect(recorded.stdout).toContain('Sweep baseline updated: results/sweep-baseline-audit+scenarios.json (--update)');
+      expect(JSON.parse(readFileSync(baseline, 'utf8'))).toMatchObject({ kind: 'sweep-baseline', matrix: 'audit+scenarios' });
+      const again = await sweep(args);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain('Compared with results/sweep-baseline-audit+scenarios.json: 1 matched release(s)');
+    } finally {
+      rmSync(baseline, { force: true });
+    }
+  });
+
+  it('a baseline of another matrix is refused, before anything runs', async () => {
+    // results/sweep-baseline.json records the audit matrix.
+    const run = await sweep(['sweep', '--v2', '2.4.0', '--matrix', 'extended', '--baseline', join(ROOT, 'results', 'sweep-baseline.json'), '--out', join(dir, 'x.json')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('a sweep baseline of matrix audit, not extended');
+  });
 
   // Concurrent: the ones that resolve a version wait on npm's retry against the unreachable registry.
   it.concurrent.for([
@@ -98,6 +187,9 @@ describe('sweep without the registry', () => {
     [['sweep', '--v1', 'latest', '--json', '--ndjson'], /--json and --ndjson both print to stdout/],
     [['sweep', '--v1', 'latest', '--shard', '3/2'], /--shard 3\/2: expected i\/n/],
     [['sweep', '--v1', './no-such-folder'], /--v1 .*no-such-folder: no such file or folder/],
+    [['sweep', '--v2', '2.4.0', '--matrix', 'nope'], /--matrix nope: expected one of audit, extended, all/],
+    [['sweep', '--v2', '2.4.0', '--case', 'no-such-case'], /--case no-such-case matches no case of matrix audit/],
+    [['sweep', '--v2', '2.4.0', '--format', 'pdf'], /--format pdf: expected one of table, html/],
   ] as const)('usage errors exit 2 with one line: %j', async ([args, message], { expect }) => {
     const run = await sweep([...args, '--out', join(dir, 'x.json')]);
     expect(run.code).toBe(2);

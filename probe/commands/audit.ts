@@ -78,7 +78,7 @@ export const RECORDED_FOR = {
   extended: resolve(RESULTS_DIR, 'recorded-extended.json'),
 } as const satisfies Record<keyof typeof MATRICES, string>;
 
-function chosenMatrices(name: string | undefined): (keyof typeof MATRICES)[] {
+export function chosenMatrices(name: string | undefined): (keyof typeof MATRICES)[] {
   const choice = name ?? 'audit';
   if (choice === 'all') return ['audit', 'extended'];
   if (choice in MATRICES) return [choice as keyof typeof MATRICES];

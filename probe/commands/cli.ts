@@ -42,9 +42,10 @@ function reportOptions(command: Command, defaultOut: string): Command {
     .option('--json', 'print the sweep result JSON to stdout instead of the tables', false)
     .option('--ndjson', 'print one JSON line per release × case, then the change points', false)
     .option('--out <file>', `write the sweep result JSON to this file (default: ${defaultOut})`)
-    .option('--baseline <file>', 'recorded sweep baseline to compare with (default: results/sweep-baseline.json)')
-    .option('--recorded <file>', 'recorded audit result of the pinned clients (default: results/recorded.json)')
-    .option('--update', 'record this sweep into the baseline (refused when CI is set)', false);
+    .option('--baseline <file>', "recorded sweep baseline to compare with (default: the matrix's own, results/sweep-baseline.json for audit, results/sweep-baseline-<matrix>.json for the others)")
+    .option('--recorded <file>', "recorded result of the pinned clients (default: the matrix's own, results/recorded.json for audit, results/recorded-extended.json for extended)")
+    .option('--update', 'record this sweep into the baseline (refused when CI is set)', false)
+    .option('--format <format>', 'table (default) or html: one self-contained page (case × release grid, change points, details) to --out or stdout; the result JSON then goes to its default path');
 }
 
 type Action = () => Promise<number>;
@@ -80,12 +81,19 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
 
   const sweep = program
     .command('sweep')
-    .description('run the audit matrix against every release in the given ranges and report where behaviour changed')
+    .description('run a matrix (the audit by default) against every release in the given ranges and report where behaviour changed')
     .option('--v1 <releases>', '@modelcontextprotocol/sdk releases: 1.10.0..latest, ^1.20, latest, 1.33.0, a .tgz or a folder')
     .option('--v2 <releases>', '@modelcontextprotocol/client releases, as for --v1')
     .option('--prerelease', 'let ranges include prereleases', false)
     .addOption(jobsOption('releases', 'the number of cores'))
     .option('--shard <i/n>', 'run only the i-th of n round-robin slices of the releases (combine with merge)')
+    .option('--matrix <name>', 'audit (default: the 13 cases), extended (the cases the audit left out) or all')
+    .option('--scenarios <dir>', 'also run the scenario files (.json, .ts) in this folder against every release')
+    .addOption(
+      new Option('--case <pattern>', 'run only matching cases: a glob over ids (v2/*, */cold) or a word; repeatable')
+        .argParser(collect)
+        .default([]),
+    )
     .addOption(timeoutOption())
     .allowExcessArguments(false)
     // Commands other than the audit load when chosen, so the audit's start-up does not pay for them.

@@ -76,6 +76,8 @@ export function guardedPaths(inputs: readonly { path: string; what: string }[] =
   const baselines = [
     ...[DEFAULT_RECORDED, join(RESULTS_DIR, 'recorded-extended.json'), join(PROJECT_ROOT, 'results', 'recorded.json'), join(PROJECT_ROOT, 'results', 'recorded-extended.json')].map((path) => ({ path, kind: 'audit' })),
     ...[DEFAULT_SWEEP_BASELINE, join(PROJECT_ROOT, 'results', 'sweep-baseline.json')].map((path) => ({ path, kind: 'sweep' })),
+    // The other matrices' sweep baselines (sweep --matrix extended|all).
+    ...['extended', 'all'].flatMap((m) => [join(RESULTS_DIR, `sweep-baseline-${m}.json`), join(PROJECT_ROOT, 'results', `sweep-baseline-${m}.json`)]).map((path) => ({ path, kind: 'sweep' })),
   ];
   return [
     ...baselines

@@ -1,9 +1,13 @@
-// `sweep` and `merge`: the audit matrix against many client releases, with change points, a recorded
-// baseline and the newest-vs-pinned gate.
+// `sweep` and `merge`: a matrix (audit, extended, all, and --scenarios) against many client releases,
+// with change points, a recorded baseline per matrix and the newest-vs-pinned gate.
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
-import { auditMatrix } from '../../scenarios/audit.ts';
+import { join, resolve } from 'node:path';
+import type { Matrix, ResultFile, Scenario } from '../core/domain.ts';
+import { caseMatcher, selectScenarios } from '../core/select.ts';
+import { loadUserScenarios } from '../io/user-scenarios.ts';
+import { renderSweepHtml } from '../render/sweep-html.ts';
+import { chosenMatrices, MATRICES, RECORDED_FOR } from './audit.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { InputError } from '../core/errors.ts';
 import type { LoadableRelease } from '../releases/cache.ts';
@@ -27,13 +31,13 @@ import { changePoints, summarize, SWEEP_SCHEMA_VERSION, SweepResultSchema, type 
 import { runSweep } from '../sweep/pool.ts';
 import { mergeShards, parseShard, selectShard } from '../sweep/shard.ts';
 import {
-  DEFAULT_RECORDED,
   DEFAULT_SWEEP_BASELINE,
   DEFAULT_SWEEP_OUT,
   displayPath,
   isCi,
   paintFor,
   PROJECT_ROOT,
+  RESULTS_DIR,
   releaseContext,
   resolveFrom,
   type CliIo,
@@ -46,6 +50,8 @@ export interface SweepReportOptions {
   readonly baseline?: string;
   readonly recorded?: string;
   readonly update: boolean;
+  /** table (default) or html (the report as one self-contained page, to --out or stdout). */
+  readonly format?: string;
 }
 
 export interface SweepOptions extends SweepReportOptions {
@@ -55,11 +61,106 @@ export interface SweepOptions extends SweepReportOptions {
   readonly jobs?: number;
   readonly shard?: string;
   readonly timeout: number;
+  readonly matrix?: string;
+  readonly scenarios?: string;
+  readonly case: readonly string[];
+}
+
+const SWEEP_FORMATS = ['table', 'html'] as const;
+type SweepFormat = (typeof SWEEP_FORMATS)[number];
+
+function parseSweepFormat(options: SweepReportOptions): SweepFormat {
+  const format = options.format ?? 'table';
+  if (!(SWEEP_FORMATS as readonly string[]).includes(format)) throw new InputError(`--format ${format}: expected one of ${SWEEP_FORMATS.join(', ')}`);
+  if (format === 'html' && (options.json || options.ndjson)) throw new InputError(`--format html and ${options.json ? '--json' : '--ndjson'}: choose one`);
+  return format as SweepFormat;
+}
+
+/** `--scenarios` adds user cases to a matrix; the sweep's matrix then has a name of its own (and its own baseline). */
+const WITH_SCENARIOS = '+scenarios';
+
+/** The recorded sweep baseline of a matrix: results/sweep-baseline.json for the audit, sweep-baseline-<matrix>.json for the others. */
+export function defaultBaselineFor(matrix: string): string {
+  return matrix === 'audit' ? DEFAULT_SWEEP_BASELINE : resolve(RESULTS_DIR, `sweep-baseline-${matrix}.json`);
+}
+
+/** The pinned clients' recorded results a matrix's newest-vs-pinned gate compares with (none for a matrix without one). */
+function defaultRecordedFor(matrix: string): string[] {
+  const base = matrix.endsWith(WITH_SCENARIOS) ? matrix.slice(0, -WITH_SCENARIOS.length) : matrix;
+  if (base === 'all') return [RECORDED_FOR.audit, RECORDED_FOR.extended];
+  return Object.hasOwn(RECORDED_FOR, base) ? [RECORDED_FOR[base as keyof typeof RECORDED_FOR]] : [];
+}
+
+function recordedPathsFor(matrix: string, options: SweepReportOptions, io: CliIo): string[] {
+  const defaults = defaultRecordedFor(matrix);
+  if (options.recorded === undefined) return defaults;
+  if (defaults.length > 1) {
+    throw new InputError(`--recorded names one file; matrix ${matrix} is compared with its own (${defaults.map((p) => displayPath(p, io.cwd)).join(', ')})`);
+  }
+  return [resolveFrom(io, options.recorded, options.recorded)];
+}
+
+interface SweptMatrix {
+  readonly matrix: Matrix;
+  /** The selected built-in case ids: the newest-vs-pinned gate covers these (user scenarios have no recorded result). */
+  readonly builtInIds: ReadonlySet<string>;
+  /** --case narrowed the run: the baseline is compared on the selected cases only. */
+  readonly subset: boolean;
+}
+
+/** --matrix, --scenarios and --case, as the audit reads them, into the one matrix every release runs. */
+async function sweptMatrix(options: SweepOptions, io: CliIo): Promise<SweptMatrix> {
+  const names = chosenMatrices(options.matrix);
+  for (const pattern of options.case) {
+    if (pattern.trim() === '') throw new InputError(`--case '${pattern}': an empty pattern; name cases by id, glob or word`);
+  }
+  if (options.update && options.case.length > 0) throw new InputError('--update records the whole matrix; drop --case to use it');
+  const matrices = await Promise.all(names.map((name) => MATRICES[name]()));
+  let user: Scenario[] = [];
+  if (options.scenarios) {
+    const builtIn = await Promise.all(Object.values(MATRICES).map((load) => load()));
+    user = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, new Set(builtIn.flatMap((m) => m.scenarios.map((s) => s.id))));
+  }
+  const builtIn = matrices.flatMap((m) => m.scenarios);
+  const all = [...builtIn, ...user];
+  for (const pattern of options.case) {
+    if (!all.some((s) => caseMatcher(pattern)(s.id))) {
+      throw new InputError(`--case ${pattern} matches no case of matrix ${names.length === 1 ? names[0] : 'all'}${user.length > 0 ? ' or --scenarios' : ''}; ids look like ${all[0]?.id}`);
+    }
+  }
+  const scenarios = selectScenarios(all, options.case);
+  const builtInIds = new Set(selectScenarios(builtIn, options.case).map((s) => s.id));
+  const first = matrices[0]!;
+  const one = matrices.length === 1;
+  const name = (one ? first.name : 'all') + (options.scenarios ? WITH_SCENARIOS : '');
+  const title = (one ? first.title : matrices.map((m) => m.title).join(' + ')) + (options.scenarios ? ' + user scenarios' : '');
+  const source = [...matrices.map((m) => m.source), ...(options.scenarios ? [`--scenarios ${options.scenarios}`] : [])].join('; ');
+  return { matrix: { name, title, source, scenarios }, builtInIds, subset: options.case.length > 0 };
 }
 
 /** No baseline file is a state (nothing recorded yet), not an error; a file that is there must be valid. */
-function readBaseline(path: string): SweepBaseline | undefined {
-  return existsSync(path) ? readJsonFile(path, SweepBaselineSchema, 'sweep baseline') : undefined;
+function readBaseline(path: string, matrix: string): SweepBaseline | undefined {
+  const baseline = existsSync(path) ? readJsonFile(path, SweepBaselineSchema, 'sweep baseline') : undefined;
+  if (baseline && baseline.matrix !== matrix) throw new InputError(`${path}: a sweep baseline of matrix ${baseline.matrix}, not ${matrix}; name the matrix's own with --baseline`);
+  return baseline;
+}
+
+/** A --case subset is compared on the cases it ran; the baseline's other cases are not a difference. */
+function onlyCases(baseline: SweepBaseline | undefined, ids: ReadonlySet<string>): SweepBaseline | undefined {
+  if (!baseline) return undefined;
+  const releases = baseline.releases.map((entry) => ({ ...entry, behaviours: Object.fromEntries(Object.entries(entry.behaviours).filter(([id]) => ids.has(id))) }));
+  return { ...baseline, releases };
+}
+
+/** The recorded results of a matrix's parts as one (only the cases matter to the gate). */
+function readRecordedCases(paths: readonly string[]): ResultFile | undefined {
+  let combined: ResultFile | undefined;
+  for (const path of paths) {
+    const read = readRecordedResult(path);
+    if (read.kind === 'missing') throw new InputError(`${path}: no recorded audit result to compare the newest releases with`);
+    combined = combined ? { ...combined, cases: [...combined.cases, ...read.result.cases] } : read.result;
+  }
+  return combined;
 }
 
 /** "latest" as the upper end of what was asked for (`latest`, `A..latest`) asks about the newest release. */
@@ -79,71 +180,112 @@ function progress(io: CliIo) {
   };
 }
 
-function validateReportOptions(options: SweepReportOptions, io: CliIo, shard: boolean): void {
+function validateReportOptions(options: SweepReportOptions, io: CliIo, shard: boolean): SweepFormat {
   if (options.json && options.ndjson) throw new InputError('--json and --ndjson both print to stdout; choose one');
+  const format = parseSweepFormat(options);
   if (options.update && isCi(io.env)) throw new InputError('--update rewrites the sweep baseline and is refused when CI is set');
   if (options.update && shard) throw new InputError('--update records a whole sweep; merge the shards, then update from the merge');
+  return format;
+}
+
+/** Where report() writes: the sweep result JSON (--out, or the default path when --out takes the HTML page), the page, the baseline. */
+interface ReportPaths {
+  readonly json: string;
+  readonly jsonLabel: string;
+  /** --format html: the page's file; undefined prints it to stdout. */
+  readonly html?: string;
+  readonly baseline: string;
+  readonly recorded: readonly string[];
+}
+
+function reportPaths(options: SweepReportOptions, format: SweepFormat, matrix: string, io: CliIo): ReportPaths {
+  const out = options.out === undefined ? undefined : resolveFrom(io, options.out, DEFAULT_SWEEP_OUT);
+  const json = format === 'html' || !out ? DEFAULT_SWEEP_OUT : out;
+  return {
+    json,
+    jsonLabel: outputLabel(json, json === out ? '--out' : undefined),
+    ...(format === 'html' && out !== undefined && { html: out }),
+    baseline: resolveFrom(io, options.baseline, defaultBaselineFor(matrix)),
+    recorded: recordedPathsFor(matrix, options, io),
+  };
 }
 
 /**
  * Checks, before any work, the files report() writes: --out never replaces a recorded baseline or an
  * input of this run (the --baseline, --recorded and shard files); --update writes only the baseline.
  */
-function checkReportOutputs(options: SweepReportOptions, io: CliIo, shardFiles: readonly string[] = []): void {
-  const baselinePath = resolveFrom(io, options.baseline, DEFAULT_SWEEP_BASELINE);
-  const outPath = resolveFrom(io, options.out, DEFAULT_SWEEP_OUT);
+function checkReportOutputs(paths: ReportPaths, options: SweepReportOptions, shardFiles: readonly string[] = []): void {
   const inputs = [
-    { path: baselinePath, what: 'sweep baseline' },
-    { path: resolveFrom(io, options.recorded, DEFAULT_RECORDED), what: 'recorded result' },
+    { path: paths.baseline, what: 'sweep baseline' },
+    ...paths.recorded.map((path) => ({ path, what: 'recorded result' })),
     ...shardFiles.map((path) => ({ path, what: 'sweep result to merge' })),
   ];
-  checkOutputPath(outPath, outputLabel(outPath, options.out ? '--out' : undefined), guardedPaths(inputs));
+  checkOutputPath(paths.json, paths.jsonLabel, guardedPaths(inputs));
+  if (paths.html) {
+    checkOutputPath(paths.html, outputLabel(paths.html, '--out'), [...guardedPaths(inputs), { path: paths.json, why: 'is where the sweep result JSON goes' }]);
+  }
   if (options.update) {
-    checkOutputPath(baselinePath, `${baselinePath} (--update)`, guardedPaths(inputs, { path: baselinePath, kind: 'sweep' }));
+    checkOutputPath(paths.baseline, `${paths.baseline} (--update)`, guardedPaths(inputs, { path: paths.baseline, kind: 'sweep' }));
   }
 }
 
+interface ReportInputs {
+  readonly format: SweepFormat;
+  readonly paths: ReportPaths;
+  readonly baseline: SweepBaseline | undefined;
+  /** The built-in case ids the newest-vs-pinned gate covers; all when absent. */
+  readonly gateIds?: ReadonlySet<string>;
+}
+
 /** Gates, files and output shared by `sweep` and `merge`. Inputs were validated before anything ran. */
-function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inputs: { baseline: SweepBaseline | undefined; recordedPath: string }): number {
-  const baselinePath = resolveFrom(io, options.baseline, DEFAULT_SWEEP_BASELINE);
-  const outPath = resolveFrom(io, options.out, DEFAULT_SWEEP_OUT);
+function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inputs: ReportInputs): number {
+  const { paths } = inputs;
   // A shard knows only part of the sweep: its gates run on the merge.
   const gated = result.shard ? [] : gatedLines(result.request);
-  const recorded = gated.length > 0 ? readRecordedResult(inputs.recordedPath) : undefined;
-  if (recorded?.kind === 'missing') throw new InputError(`${inputs.recordedPath}: no recorded audit result to compare the newest releases with`);
-  const pinned = recorded?.kind === 'found' ? compareNewestWithPinned(recorded.result, result, gated) : [];
+  const recorded = gated.length > 0 && paths.recorded.length > 0 ? readRecordedCases(paths.recorded) : undefined;
+  // merge does not know which cases were user scenarios: it gates the recorded cases the sweep ran.
+  const ran = () => new Set(result.releases.flatMap((run) => (run.status === 'ran' ? run.cases.map((c) => c.id) : [])));
+  const gateIds = inputs.gateIds ?? (recorded && new Set(recorded.cases.map((c) => c.id).filter((id) => ran().has(id))));
+  const pinned = recorded ? compareNewestWithPinned(recorded, result, gated, gateIds) : [];
   const baseline = result.shard || !inputs.baseline ? undefined : compareWithBaseline(inputs.baseline, result);
 
-  writeFileAtomic(outPath, serializeSweep(result), outputLabel(outPath, options.out ? '--out' : undefined));
-  if (options.update) writeFileAtomic(baselinePath, serializeBaseline(mergeIntoBaseline(inputs.baseline, result)), `${baselinePath} (--update)`);
+  writeFileAtomic(paths.json, serializeSweep(result), paths.jsonLabel);
+  if (options.update) writeFileAtomic(paths.baseline, serializeBaseline(mergeIntoBaseline(inputs.baseline, result)), `${paths.baseline} (--update)`);
 
-  if (options.json) io.stdout(serializeSweep(result));
+  const terminal = () =>
+    renderSweepReport({
+      result,
+      baseline: result.shard ? [] : baseline,
+      baselinePath: displayPath(paths.baseline, io.cwd),
+      updatedBaseline: options.update,
+      pinned,
+      writtenPath: displayPath(paths.json, io.cwd),
+      paint: paintFor(io),
+    });
+  if (inputs.format === 'html') {
+    const page = renderSweepHtml(result);
+    if (paths.html) {
+      writeFileAtomic(paths.html, page, outputLabel(paths.html, '--out'));
+      io.stdout(`${terminal()}Sweep report (HTML) written to ${displayPath(paths.html, io.cwd)}\n`);
+    } else io.stdout(page);
+  } else if (options.json) io.stdout(serializeSweep(result));
   else if (options.ndjson) io.stdout(sweepToNdjson(result));
-  else {
-    io.stdout(
-      renderSweepReport({
-        result,
-        baseline: result.shard ? [] : baseline,
-        baselinePath: displayPath(baselinePath, io.cwd),
-        updatedBaseline: options.update,
-        pinned,
-        writtenPath: displayPath(outPath, io.cwd),
-        paint: paintFor(io),
-      }),
-    );
-  }
+  else io.stdout(terminal());
   return sweepExitCode({ baseline: baseline ?? [], pinned, updatedBaseline: options.update });
 }
 
 export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
-  validateReportOptions(options, io, shard !== undefined);
-  checkReportOutputs(options, io);
+  const format = validateReportOptions(options, io, shard !== undefined);
+  const { matrix, builtInIds, subset } = await sweptMatrix(options, io);
+  const paths = reportPaths(options, format, matrix.name, io);
+  checkReportOutputs(paths, options);
   const requests = releaseRequests(options);
   if (requests.length === 0) throw new InputError('sweep needs --v1 and/or --v2 (for example --v1 1.10.0..latest)');
-  const baseline = readBaseline(resolveFrom(io, options.baseline, DEFAULT_SWEEP_BASELINE));
-  const recordedPath = resolveFrom(io, options.recorded, DEFAULT_RECORDED);
-  readRecordedResult(recordedPath); // validated up front: a bad file must stop the run before it starts
+  const recordedBaseline = readBaseline(paths.baseline, matrix.name);
+  const baseline = subset ? onlyCases(recordedBaseline, new Set(matrix.scenarios.map((s) => s.id))) : recordedBaseline;
+  // validated up front: a bad file must stop the run before it starts
+  for (const path of paths.recorded) readRecordedResult(path);
 
   const status = progress(io);
   const releases: LoadableRelease[] = await resolveReleases(
@@ -154,7 +296,7 @@ export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise
   const mine = selectShard(releases, shard);
   const environment = captureEnvironment();
   const runs: ReleaseRun[] = await runSweep(mine, {
-    matrix: auditMatrix,
+    matrix,
     environment,
     timeoutMs: options.timeout,
     jobs: options.jobs,
@@ -166,7 +308,7 @@ export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise
   const result: SweepResult = {
     schemaVersion: SWEEP_SCHEMA_VERSION,
     kind: 'sweep',
-    matrix: { name: auditMatrix.name, title: auditMatrix.title, source: auditMatrix.source },
+    matrix: { name: matrix.name, title: matrix.title, source: matrix.source },
     environment,
     request: { v1: options.v1 ?? null, v2: options.v2 ?? null, prerelease: options.prerelease },
     plan,
@@ -175,15 +317,19 @@ export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise
     changePoints: changePoints(runs),
     summary: summarize(runs),
   };
-  return report(result, options, io, { baseline, recordedPath });
+  return report(result, options, io, { format, paths, baseline, gateIds: builtInIds });
 }
 
 export async function runMergeCommand(files: readonly string[], options: SweepReportOptions, io: CliIo): Promise<number> {
-  validateReportOptions(options, io, false);
-  const paths = files.map((file) => resolveFrom(io, file, file));
-  checkReportOutputs(options, io, paths);
-  const parts = paths.map((path) => ({ path: displayPath(path, io.cwd), result: readJsonFile(path, SweepResultSchema, 'sweep result') }));
-  const baseline = readBaseline(resolveFrom(io, options.baseline, DEFAULT_SWEEP_BASELINE));
-  const recordedPath = resolveFrom(io, options.recorded, DEFAULT_RECORDED);
-  return report(mergeShards(parts), options, io, { baseline, recordedPath });
+  const format = validateReportOptions(options, io, false);
+  const shardFiles = files.map((file) => resolveFrom(io, file, file));
+  // The outputs are checked before the shards are read (an --out over a shard is refused as such), and
+  // again once the shards name the matrix, whose own baseline and recorded result are then the inputs.
+  checkReportOutputs(reportPaths(options, format, 'audit', io), options, shardFiles);
+  const parts = shardFiles.map((path) => ({ path: displayPath(path, io.cwd), result: readJsonFile(path, SweepResultSchema, 'sweep result') }));
+  const merged = mergeShards(parts);
+  const paths = reportPaths(options, format, merged.matrix.name, io);
+  checkReportOutputs(paths, options, shardFiles);
+  const baseline = readBaseline(paths.baseline, merged.matrix.name);
+  return report(merged, options, io, { format, paths, baseline });
 }

@@ -108,17 +108,24 @@ export type PinnedComparison =
  * The newest release of each gated line against the pinned client's recorded audit result: "does the
  * newest release treat these results differently from the one we pinned?"
  */
-export function compareNewestWithPinned(recorded: ResultFile, result: SweepResult, lines: readonly ClientLine[]): PinnedComparison[] {
+export function compareNewestWithPinned(
+  recorded: ResultFile,
+  result: SweepResult,
+  lines: readonly ClientLine[],
+  /** The case ids the gate covers (a --case subset, without user scenarios); all when absent. */
+  only?: ReadonlySet<string>,
+): PinnedComparison[] {
+  const covered = (id: string) => only === undefined || only.has(id);
   return lines.flatMap((line): PinnedComparison[] => {
     const runs = result.releases.filter((run) => run.release.line === line);
     const newest = runs.at(-1);
     if (!newest) return [];
-    const pinnedCases = recorded.cases.filter((c) => c.client === line);
+    const pinnedCases = recorded.cases.filter((c) => c.client === line && covered(c.id));
     const pinned = pinnedCases[0]?.clientPackage ?? `${line} (not in the recorded result)`;
     const release = releaseKey(newest.release);
     if (newest.status !== 'ran') return [{ line, kind: 'did-not-run', release, pinned }];
     const before = Object.fromEntries(pinnedCases.map((c) => [c.id, behaviourOf(c.observed)]));
-    const after = Object.fromEntries(newest.cases.map((c) => [c.id, behaviourOf(c.observed)]));
+    const after = Object.fromEntries(newest.cases.filter((c) => covered(c.id)).map((c) => [c.id, behaviourOf(c.observed)]));
     const cases = behaviourChanges(before, after);
     return [cases.length === 0 ? { line, kind: 'same', release, pinned } : { line, kind: 'differs', release, pinned, cases }];
   });

@@ -28,7 +28,8 @@ function runOne(release: LoadableRelease, options: SweepRunOptions): Promise<Rel
   const scenarios = options.matrix.scenarios.filter((s) => s.client === release.line);
   const input: WorkerInput = { release, scenarios, timeoutMs: options.timeoutMs, environment: options.environment };
   // Every case has its own limit; this only catches a release that wedges the worker outside a case.
-  const limitMs = options.timeoutMs * (scenarios.length + 2) + 30_000;
+  // (A case may have a longer limit of its own: the extended matrix's waiting cases.)
+  const limitMs = scenarios.reduce((sum, s) => sum + (s.timeoutMs ?? options.timeoutMs), options.timeoutMs * 2) + 30_000;
   return new Promise((resolve) => {
     const worker = new Worker(options.workerUrl, { workerData: input, stdout: true, stderr: true });
     let settled = false;
