@@ -3,7 +3,7 @@
 // the plain JavaScript they ship: routing them through a TypeScript loader (tsx) costs ~2x on module
 // loading, which would dominate a run that makes 13 in-memory calls.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,6 +15,14 @@ export const SWEEP_WORKER_BUNDLE = join(PROJECT_ROOT, 'dist', 'sweep-worker.mjs'
 export const FIXTURE_STDIO_BUNDLE = join(PROJECT_ROOT, 'dist', 'fixture-stdio.mjs');
 const STAMP = join(PROJECT_ROOT, 'dist', 'cli.stamp');
 const SOURCE_DIRS = ['probe', 'scenarios'];
+
+/**
+ * Whether the probe's TypeScript sources are here (the project's checkout). An installed package ships
+ * only dist/ (and this file and launch.mjs), so it has nothing to rebuild from and never rebuilds.
+ */
+export function hasSources(root = PROJECT_ROOT) {
+  return existsSync(join(root, 'probe', 'commands', 'main.ts'));
+}
 
 /** A hash of everything the bundle is made from; a different hash means the bundle is stale. */
 export function sourceStamp(root = PROJECT_ROOT) {
