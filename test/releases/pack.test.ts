@@ -1,3 +1,6 @@
+// In `npm run test:releases` (vitest.releases.config.ts), not `npm test`: packing builds the bundle and the
+// declarations (tsc) and the type test runs tsc twice, ~45 s in all. The install is offline when npm's cache
+// holds the dependencies (it does after `npm ci`), else --prefer-offline.
 // The package as a user gets it: `npm pack` (its prepack builds dist/), `npm install <tarball>` into a
 // project of its own, the installed folder made read-only, then the installed command run from that
 // project. It must run from dist/ alone, find its recorded results and scenarios inside the package, and
@@ -9,7 +12,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, type CliRun } from './helpers/cli.ts';
+import { ROOT, type CliRun } from '../helpers/cli.ts';
 
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 
@@ -49,7 +52,7 @@ beforeAll(async () => {
   const tarball = join(base, `${PACKAGE.name}-${PACKAGE.version}.tgz`);
   expect(existsSync(tarball)).toBe(true);
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-mcp-sdk-probe', private: true }));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-mcp-sdk-probe', private: true, type: 'module' }));
   const install = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', tarball];
   // The dependencies are in npm's cache after `npm ci`; --prefer-offline only when the cache lacks a manifest.
   let installing = await run('npm', [...install, '--offline'], project);
@@ -71,12 +74,33 @@ afterAll(() => {
   rmSync(base, { recursive: true, force: true });
 });
 
+/** A consumer of the library's types (typechecked only). */
+const CONSUMER = `import { compareWithShipped, judge, renderTerminalReport, replay, runAudit, runMatrix, serializeResult, type CaseRecord, type Comparison, type ResultFile, type Verdict } from 'mcp-sdk-probe';
+const result: ResultFile = await runAudit({ runIn: 'pool', timeoutMs: 5000, cases: ['v1/*'] });
+const first: CaseRecord | undefined = result.cases[0];
+const verdict: Verdict | undefined = first && judge(first.expected, first.observed).verdict;
+const comparison: Comparison = compareWithShipped('audit', result);
+const text: string = renderTerminalReport({ result, comparison, recordedPath: 'recorded', updatedRecorded: false, writtenPath: undefined });
+const extended: ResultFile = await runMatrix('extended', { runIn: 'in-process' });
+const replayed: ResultFile = await replay({ tool: { name: 't', inputSchema: { type: 'object' } }, result: { content: [], isError: true } }, { expect: ['returned'] });
+console.log(verdict, text, serializeResult(extended), replayed.summary.passed);
+`;
+
+/** The library at run time, from the installed package. */
+const USE = `import { compareWithShipped, renderJunit, renderTerminalReport, replay, runAudit } from 'mcp-sdk-probe';
+const result = await runAudit();
+const comparison = compareWithShipped('audit', result);
+const replayed = await replay({ tool: { name: 't', inputSchema: { type: 'object' } }, result: { content: [{ type: 'text', text: 'no' }], isError: true } }, { runIn: 'in-process', expect: ['returned'] });
+const text = renderTerminalReport({ result, comparison, recordedPath: 'recorded', updatedRecorded: false, writtenPath: undefined });
+console.log(JSON.stringify({ ...result.summary, matched: comparison.counts.matched, replayed: replayed.summary.passed, last: text.trimEnd().split('\\n').at(-1), junit: renderJunit(result).startsWith('<?xml') }));
+`;
+
 const bin = () => join(project, 'node_modules', '.bin', 'mcp-sdk-probe');
 
 describe('the packed package, installed read-only', () => {
   it('ships dist/ prebuilt, the recorded results, scenarios and licence, and no TypeScript sources to rebuild from', () => {
     const files = before.map((line) => line.split(' ')[0]!);
-    for (const file of ['dist/cli.mjs', 'dist/case-worker.mjs', 'dist/sweep-worker.mjs', 'dist/fixture-stdio.mjs', 'probe/bin/launch.mjs', 'results/recorded.json', 'results/recorded-extended.json', 'results/schema.json', 'scenarios/captures/error-with-structured-content.json', 'scenarios/examples/structured-error-variant.ts', 'LICENSE', 'CHANGELOG.md', 'README.md']) {
+    for (const file of ['dist/cli.mjs', 'dist/index.mjs', 'dist/types/probe/api/index.d.ts', 'dist/case-worker.mjs', 'dist/sweep-worker.mjs', 'dist/fixture-stdio.mjs', 'probe/bin/launch.mjs', 'results/recorded.json', 'results/recorded-extended.json', 'results/schema.json', 'scenarios/captures/error-with-structured-content.json', 'scenarios/examples/structured-error-variant.ts', 'LICENSE', 'CHANGELOG.md', 'README.md']) {
       expect(files).toContain(file);
     }
     expect(files.filter((file) => /^probe\/(?!bin\/).*\.ts$/.test(file) || file.startsWith('test/'))).toEqual([]);
@@ -113,6 +137,33 @@ describe('the packed package, installed read-only', () => {
     const update = await run(bin(), ['--update'], project);
     expect(update.code).toBe(2);
     expect(update.stderr).toContain('--recorded FILE');
+  });
+
+  it('is a typed library: a strict TypeScript consumer typechecks against the shipped types (no skipLibCheck)', async () => {
+    writeFileSync(join(project, 'consumer.ts'), CONSUMER);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: [] },
+        files: ['consumer.ts'],
+      }),
+    );
+    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], project);
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.code).toBe(0);
+    // A wrong use must not typecheck, or the test above proves nothing.
+    writeFileSync(join(project, 'consumer.ts'), `${CONSUMER}\nawait runMatrix('everything');\n`);
+    const wrong = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], project);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stdout).toContain("'\"everything\"'");
+  });
+
+  it('runs from code: the audit in the pool matches the shipped recorded result, a replay runs in-process', async () => {
+    writeFileSync(join(project, 'use.mjs'), USE);
+    const use = await run(process.execPath, ['use.mjs'], project);
+    expect(use.stderr).toBe('');
+    expect(use.code).toBe(0);
+    expect(JSON.parse(use.stdout)).toEqual({ passed: 13, failed: 0, matched: 13, replayed: 4, last: '13 passed, 0 failed', junit: true });
   });
 
   it('wrote nothing inside the installed package folder', () => {
