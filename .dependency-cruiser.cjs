@@ -13,6 +13,7 @@ const LAYERS = {
   render: ['core', 'sweep'],
   commands: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'scenarios'],
   bin: ['core', 'io', 'commands'],
+  api: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'scenarios'],
 };
 /** scenarios/ (the matrices as data) sits beside probe/ and is built from core/ alone. */
 const SCENARIOS_MAY_IMPORT = ['core'];

@@ -3,7 +3,7 @@
 // the plain JavaScript they ship: routing them through a TypeScript loader (tsx) costs ~2x on module
 // loading, which would dominate a run that makes 13 in-memory calls.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,8 +13,18 @@ export const CLI_BUNDLE = join(PROJECT_ROOT, 'dist', 'cli.mjs');
 export const SWEEP_WORKER_BUNDLE = join(PROJECT_ROOT, 'dist', 'sweep-worker.mjs');
 /** The stdio fixture's child process (probe/fixtures/stdio-child.ts). */
 export const FIXTURE_STDIO_BUNDLE = join(PROJECT_ROOT, 'dist', 'fixture-stdio.mjs');
+/** The library API (probe/api/index.ts), the package's main export. */
+export const LIBRARY_BUNDLE = join(PROJECT_ROOT, 'dist', 'index.mjs');
 const STAMP = join(PROJECT_ROOT, 'dist', 'cli.stamp');
 const SOURCE_DIRS = ['probe', 'scenarios'];
+
+/**
+ * Whether the probe's TypeScript sources are here (the project's checkout). An installed package ships
+ * only dist/ (and this file and launch.mjs), so it has nothing to rebuild from and never rebuilds.
+ */
+export function hasSources(root = PROJECT_ROOT) {
+  return existsSync(join(root, 'probe', 'commands', 'main.ts'));
+}
 
 /** A hash of everything the bundle is made from; a different hash means the bundle is stale. */
 export function sourceStamp(root = PROJECT_ROOT) {
@@ -52,6 +62,7 @@ export async function buildCli(stamp = sourceStamp()) {
         'sweep-worker': join(PROJECT_ROOT, 'probe', 'sweep', 'worker.ts'),
         'fixture-stdio': join(PROJECT_ROOT, 'probe', 'fixtures', 'stdio-child.ts'),
         'case-worker': join(PROJECT_ROOT, 'probe', 'engine', 'case-worker.ts'),
+        index: join(PROJECT_ROOT, 'probe', 'api', 'index.ts'),
       },
       outdir: temporary,
       outExtension: { '.js': '.mjs' },
@@ -65,6 +76,7 @@ export async function buildCli(stamp = sourceStamp()) {
     renameSync(join(temporary, 'sweep-worker.mjs'), SWEEP_WORKER_BUNDLE);
     renameSync(join(temporary, 'fixture-stdio.mjs'), FIXTURE_STDIO_BUNDLE);
     renameSync(join(temporary, 'case-worker.mjs'), join(dirname(CLI_BUNDLE), 'case-worker.mjs'));
+    renameSync(join(temporary, 'index.mjs'), LIBRARY_BUNDLE);
     renameSync(join(temporary, 'cli.mjs'), CLI_BUNDLE);
     writeFileSync(join(temporary, 'stamp'), stamp);
     renameSync(join(temporary, 'stamp'), STAMP);

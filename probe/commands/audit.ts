@@ -19,7 +19,7 @@ import { startCaseThreadEarly } from '../engine/pool.ts';
 import { combineForDisplay, runMatrix, type CaseDone } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { caseMatcher, selectScenarios } from '../core/select.ts';
-import { DEFAULT_OUT, DEFAULT_RECORDED, RESULTS_DIR, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
+import { DEFAULT_OUT, DEFAULT_RECORDED, DEFAULT_RECORDED_EXTENDED, RUNS_FROM_CHECKOUT, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
 
 export interface AuditOptions {
   readonly json: boolean;
@@ -75,7 +75,7 @@ const USER_MATRIX: Matrix = { name: 'scenarios', title: 'user scenarios', source
 export const MATRIX_CHOICES = ['audit', 'extended', 'all'] as const;
 export const RECORDED_FOR = {
   audit: DEFAULT_RECORDED,
-  extended: resolve(RESULTS_DIR, 'recorded-extended.json'),
+  extended: DEFAULT_RECORDED_EXTENDED,
 } as const satisfies Record<keyof typeof MATRICES, string>;
 
 export function chosenMatrices(name: string | undefined): (keyof typeof MATRICES)[] {
@@ -102,6 +102,9 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   }
   if (options.update && options.case.length > 0) throw new InputError('--update records the whole matrix; drop --case to use it');
   if (options.update && otherReleases) throw new InputError('--update records the pinned clients; drop --v1/--v2 to use it');
+  if (options.update && options.recorded === undefined && !RUNS_FROM_CHECKOUT) {
+    throw new InputError('--update would rewrite the recorded result inside the installed package; record into a file of your own with --recorded FILE');
+  }
   for (const pattern of options.case) {
     if (pattern.trim() === '') throw new InputError(`--case '${pattern}': an empty pattern; name cases by id, glob or word`);
   }

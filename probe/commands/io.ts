@@ -2,7 +2,7 @@
 // CLI in-process), project paths, colour and CI detection.
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { styleText } from 'node:util';
-import { PROJECT_ROOT } from '../io/project.ts';
+import { INSTALLED_RESULTS_FOLDER, PROJECT_ROOT, RUNS_FROM_CHECKOUT } from '../io/project.ts';
 import { defaultCacheDir } from '../releases/cache.ts';
 import type { ResolveContext } from '../releases/resolve.ts';
 import { NO_COLOUR, type Paint } from '../render/terminal.ts';
@@ -16,12 +16,19 @@ export interface CliIo {
   readonly stderrIsTty: boolean;
 }
 
-export { PROJECT_ROOT };
-export const RESULTS_DIR = resolve(PROJECT_ROOT, 'results');
-export const DEFAULT_RECORDED = resolve(RESULTS_DIR, 'recorded.json');
+export { PROJECT_ROOT, RUNS_FROM_CHECKOUT };
+/** The committed recorded results and sweep baseline (shipped in the package; read-only when installed). */
+const RECORDED_DIR = resolve(PROJECT_ROOT, 'results');
+/**
+ * Where default outputs go: results/ in the checkout, as always; from an installed package (which never
+ * writes into its own folder) ./mcp-sdk-probe-results/ in the working folder.
+ */
+export const RESULTS_DIR = RUNS_FROM_CHECKOUT ? RECORDED_DIR : resolve(process.cwd(), INSTALLED_RESULTS_FOLDER);
+export const DEFAULT_RECORDED = resolve(RECORDED_DIR, 'recorded.json');
+export const DEFAULT_RECORDED_EXTENDED = resolve(RECORDED_DIR, 'recorded-extended.json');
 export const DEFAULT_OUT = resolve(RESULTS_DIR, 'latest.json');
 export const DEFAULT_SWEEP_OUT = resolve(RESULTS_DIR, 'sweep-latest.json');
-export const DEFAULT_SWEEP_BASELINE = resolve(RESULTS_DIR, 'sweep-baseline.json');
+export const DEFAULT_SWEEP_BASELINE = resolve(RECORDED_DIR, 'sweep-baseline.json');
 
 /** `CI` as most CI systems set it ("true", "1"); unset, empty, "0" or "false" mean a person is at the keyboard. */
 export function isCi(env: CliIo['env']): boolean {
@@ -66,7 +73,8 @@ export function resolveFrom(io: CliIo, path: string | undefined, fallback: strin
 export function releaseContext(io: CliIo, prerelease: boolean, onInstall: (count: number) => void): ResolveContext {
   return {
     projectRoot: PROJECT_ROOT,
-    cacheDir: defaultCacheDir(PROJECT_ROOT, io.env),
+    // The checkout's .cache/releases; from an installed package, ./mcp-sdk-probe-results/.cache/releases.
+    cacheDir: defaultCacheDir(RUNS_FROM_CHECKOUT ? PROJECT_ROOT : resolve(io.cwd, INSTALLED_RESULTS_FOLDER), io.env),
     cwd: io.cwd,
     prerelease,
     warn: (message) => io.stderr(`warning: ${message}\n`),

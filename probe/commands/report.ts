@@ -10,7 +10,7 @@ import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
 import { serializeResult } from '../io/json-files.ts';
 import { checkOutputPath, writeFileAtomic, type Guarded } from '../io/files.ts';
 import { join } from 'node:path';
-import { DEFAULT_RECORDED, DEFAULT_SWEEP_BASELINE, displayPath, PROJECT_ROOT, RESULTS_DIR, type CliIo } from './io.ts';
+import { DEFAULT_RECORDED, DEFAULT_RECORDED_EXTENDED, DEFAULT_SWEEP_BASELINE, displayPath, PROJECT_ROOT, RESULTS_DIR, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
 import { writeReproFolder } from './repro.ts';
 
 export const FORMATS = ['table', 'json', 'markdown', 'junit', 'repro'] as const;
@@ -34,6 +34,8 @@ function git(args: string[]): string | undefined {
 
 /** The harness's own git checkout, for the evidence's "Reproduce" section; absent outside a checkout. */
 export function gitContext(): EvidenceContext['git'] {
+  // An installed package's folder may sit inside someone else's repository: that commit is not ours.
+  if (!RUNS_FROM_CHECKOUT) return undefined;
   const commit = git(['rev-parse', 'HEAD']);
   if (!commit) return undefined;
   const dirty = (git(['status', '--porcelain', '--untracked-files=no']) ?? '') !== '';
@@ -74,7 +76,7 @@ export function defaultJsonPathFor(defaultJsonPath: string, io: CliIo): string {
  */
 export function guardedPaths(inputs: readonly { path: string; what: string }[] = [], updating?: { path: string; kind: 'audit' | 'sweep' }): Guarded[] {
   const baselines = [
-    ...[DEFAULT_RECORDED, join(RESULTS_DIR, 'recorded-extended.json'), join(PROJECT_ROOT, 'results', 'recorded.json'), join(PROJECT_ROOT, 'results', 'recorded-extended.json')].map((path) => ({ path, kind: 'audit' })),
+    ...[DEFAULT_RECORDED, DEFAULT_RECORDED_EXTENDED, join(PROJECT_ROOT, 'results', 'recorded.json'), join(PROJECT_ROOT, 'results', 'recorded-extended.json')].map((path) => ({ path, kind: 'audit' })),
     ...[DEFAULT_SWEEP_BASELINE, join(PROJECT_ROOT, 'results', 'sweep-baseline.json')].map((path) => ({ path, kind: 'sweep' })),
     // The other matrices' sweep baselines (sweep --matrix extended|all).
     ...['extended', 'all'].flatMap((m) => [join(RESULTS_DIR, `sweep-baseline-${m}.json`), join(PROJECT_ROOT, 'results', `sweep-baseline-${m}.json`)]).map((path) => ({ path, kind: 'sweep' })),

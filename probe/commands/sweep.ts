@@ -40,6 +40,7 @@ import {
   RESULTS_DIR,
   releaseContext,
   resolveFrom,
+  RUNS_FROM_CHECKOUT,
   type CliIo,
 } from './io.ts';
 
@@ -185,6 +186,9 @@ function validateReportOptions(options: SweepReportOptions, io: CliIo, shard: bo
   const format = parseSweepFormat(options);
   if (options.update && isCi(io.env)) throw new InputError('--update rewrites the sweep baseline and is refused when CI is set');
   if (options.update && shard) throw new InputError('--update records a whole sweep; merge the shards, then update from the merge');
+  if (options.update && options.baseline === undefined && !RUNS_FROM_CHECKOUT) {
+    throw new InputError('--update would rewrite the sweep baseline inside the installed package; record into a file of your own with --baseline FILE');
+  }
   return format;
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HARNESS } from '../core/harness.ts';
@@ -16,3 +16,13 @@ function findProjectRoot(start: string): string {
 }
 
 export const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
+
+/**
+ * Whether this is the project's checkout (its TypeScript sources beside dist/) rather than an installed
+ * package, which ships dist/ alone and may be read-only. An installed package never writes into its own
+ * folder: its default outputs and release cache go to the working folder (INSTALLED_RESULTS_FOLDER).
+ */
+export const RUNS_FROM_CHECKOUT = existsSync(join(PROJECT_ROOT, 'probe', 'commands', 'main.ts'));
+
+/** Where an installed package writes its default outputs and release cache, under the working folder. */
+export const INSTALLED_RESULTS_FOLDER = 'mcp-sdk-probe-results';

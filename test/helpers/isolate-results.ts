@@ -12,6 +12,7 @@ vi.mock('../../probe/commands/io.ts', async (importOriginal) => {
     ...actual,
     RESULTS_DIR: TEST_RESULTS,
     DEFAULT_RECORDED: join(TEST_RESULTS, 'recorded.json'),
+    DEFAULT_RECORDED_EXTENDED: join(TEST_RESULTS, 'recorded-extended.json'),
     DEFAULT_OUT: join(TEST_RESULTS, 'latest.json'),
     DEFAULT_SWEEP_OUT: join(TEST_RESULTS, 'sweep-latest.json'),
     DEFAULT_SWEEP_BASELINE: join(TEST_RESULTS, 'sweep-baseline.json'),

@@ -1,0 +1,116 @@
+// The library API (`import { runAudit } from 'mcp-sdk-probe'`): the CLI's building blocks without the
+// CLI's files, flags or exit codes. Nothing here writes a file; the caller decides what to keep.
+// Every function that runs cases returns a promise and reports bad input by rejecting it (InputError).
+// Bundled to dist/index.mjs (bin/build.mjs); its types are emitted by `tsc -p tsconfig.build.json`.
+import { join } from 'node:path';
+import { ToolDefinitionSchema, ToolResultSchema, type Capture, type Matrix, type ResultFile, type ToolDefinition, type ToolResult } from '../core/domain.ts';
+import { compareWithRecorded, type Comparison } from '../core/compare.ts';
+import { parseExpectRule } from '../core/expect-spec.ts';
+import { selectScenarios } from '../core/select.ts';
+import { InputError } from '../core/errors.ts';
+import { runMatrix as runMatrixIn } from '../engine/run.ts';
+import { slug } from '../io/capture.ts';
+import { readRecordedResult } from '../io/json-files.ts';
+import { PROJECT_ROOT } from '../io/project.ts';
+import { auditMatrix } from '../../scenarios/audit.ts';
+import { extendedMatrix } from '../../scenarios/extended/index.ts';
+import { replayMatrix } from '../../scenarios/replay.ts';
+
+export { judge, type Judgement } from '../core/judge.ts';
+export { compareWithRecorded, differsFromRecorded, type CaseComparison, type CompareOptions, type Comparison } from '../core/compare.ts';
+export { exitCodeFor } from '../core/exit-code.ts';
+export { renderTerminalReport, NO_COLOUR, type Paint, type TerminalReportInput } from '../render/terminal.ts';
+export { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
+export { renderJunit } from '../render/junit.ts';
+export { serializeResult, parseResultText } from '../io/json-files.ts';
+export type {
+  CaseRecord,
+  ClientLine,
+  Discovery,
+  Environment,
+  ErrorInfo,
+  Expected,
+  Finding,
+  Mismatch,
+  Observation,
+  ResultFile,
+  ToolDefinition,
+  ToolResult,
+  Verdict,
+} from '../core/domain.ts';
+
+/** The built-in matrices: the audit's 13 cases, and the cases the audit left out. */
+export type MatrixName = 'audit' | 'extended';
+
+export interface RunOptions {
+  /** Per-case time limit in milliseconds (default 5000). */
+  readonly timeoutMs?: number;
+  /**
+   * Where cases run. 'pool' (the default, as the CLI): worker threads, so a case whose client blocks its
+   * thread is still cut off at its deadline. 'in-process': one after another in the calling thread.
+   */
+  readonly runIn?: 'pool' | 'in-process';
+  /** Case threads at once in the pool (default: one per 32 cases, up to one per core). */
+  readonly jobs?: number;
+  /** Only the cases matching these patterns (globs over case ids, or words they contain), as `--case`. */
+  readonly cases?: readonly string[];
+}
+
+const MATRICES: Record<MatrixName, Matrix> = { audit: auditMatrix, extended: extendedMatrix };
+const RECORDED: Record<MatrixName, string> = { audit: 'recorded.json', extended: 'recorded-extended.json' };
+
+async function run(matrix: Matrix, options: RunOptions): Promise<ResultFile> {
+  const scenarios = selectScenarios(matrix.scenarios, options.cases ?? []);
+  if (scenarios.length === 0) throw new InputError(`cases ${JSON.stringify(options.cases)} match no case of ${matrix.name}; ids look like ${matrix.scenarios[0]?.id}`);
+  return runMatrixIn(matrix, scenarios, {
+    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    ...(options.runIn !== 'in-process' && { pool: { ...(options.jobs !== undefined && { jobs: options.jobs }) } }),
+  });
+}
+
+/** Runs a built-in matrix against the pinned clients; the result is what `--matrix <name>` writes. */
+export async function runMatrix(name: MatrixName, options: RunOptions = {}): Promise<ResultFile> {
+  const matrix = MATRICES[name];
+  if (!matrix) throw new InputError(`matrix ${String(name)}: expected one of ${Object.keys(MATRICES).join(', ')}`);
+  return run(matrix, options);
+}
+
+/** The audit's 13 cases (`npx mcp-sdk-probe`). */
+export function runAudit(options: RunOptions = {}): Promise<ResultFile> {
+  return runMatrix('audit', options);
+}
+
+export interface ReplayInput {
+  readonly tool: ToolDefinition;
+  readonly result: ToolResult;
+  /** Names the result in case ids and reports (default 'captured-result'). */
+  readonly name?: string;
+}
+
+export interface ReplayOptions extends RunOptions {
+  /** Expectations as `--expect` takes them: `returned`, `rejected:-32602`, or `v1/*=rejected`. */
+  readonly expect?: readonly string[];
+}
+
+/** How every client line and discovery mode treats one tool result (`replay`). */
+export async function replay(input: ReplayInput, options: ReplayOptions = {}): Promise<ResultFile> {
+  const name = input.name ?? 'captured-result';
+  const tool = ToolDefinitionSchema.safeParse(input.tool);
+  if (!tool.success) throw new InputError(`replay: tool: ${tool.error.issues[0]?.path.join('.') || '(top level)'}: ${tool.error.issues[0]?.message}`);
+  const result = ToolResultSchema.safeParse(input.result);
+  if (!result.success) throw new InputError(`replay: result: ${result.error.issues[0]?.path.join('.') || '(top level)'}: ${result.error.issues[0]?.message}`);
+  const capture: Capture = { shape: slug(name), tool: tool.data, result: result.data };
+  return run(replayMatrix(capture, name, (options.expect ?? []).map(parseExpectRule)), options);
+}
+
+/** The recorded result shipped with the package for a built-in matrix (results/recorded*.json). */
+export function recordedResult(name: MatrixName): ResultFile {
+  const read = readRecordedResult(join(PROJECT_ROOT, 'results', RECORDED[name]));
+  if (read.kind === 'missing') throw new InputError(`no recorded result for matrix ${name}`);
+  return read.result;
+}
+
+/** A run compared with the recorded result of its built-in matrix, as the CLI compares it. */
+export function compareWithShipped(name: MatrixName, result: ResultFile): Comparison {
+  return compareWithRecorded(recordedResult(name), result, { fullMatrix: result.cases.length === MATRICES[name].scenarios.length });
+}

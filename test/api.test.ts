@@ -1,0 +1,39 @@
+// The library API (probe/api/index.ts, the package's main export) from the checkout: the same runs the
+// CLI makes, nothing written. test/releases/pack.test.ts uses it from the packed, installed package and
+// typechecks a consumer against the shipped declarations.
+import { describe, expect, it } from 'vitest';
+import { compareWithShipped, recordedResult, renderJunit, renderTerminalReport, replay, runMatrix, serializeResult } from '../probe/api/index.ts';
+import { pinnedRun } from './helpers/pinned-run.ts';
+
+describe('the library API', () => {
+  it('compares a run with the recorded result shipped for its matrix: the pinned audit matches all 13', () => {
+    const comparison = compareWithShipped('audit', pinnedRun().results.audit);
+    expect(comparison.recorded).toBe('found');
+    expect(comparison.counts.matched).toBe(13);
+    expect(recordedResult('extended').cases.length).toBe(pinnedRun().results.extended.cases.length);
+  });
+
+  it('replays a { tool, result } to every client line and discovery mode, judged by --expect words', async () => {
+    const result = await replay(
+      { name: 'Empty error', tool: { name: 't', inputSchema: { type: 'object' } }, result: { content: [], isError: true } },
+      { runIn: 'in-process', expect: ['returned'] },
+    );
+    expect(result.cases.map((c) => c.id)).toEqual(['v1/warm/empty-error', 'v1/cold/empty-error', 'v2/warm/empty-error', 'v2/cold/empty-error']);
+    expect(result.summary).toEqual({ passed: 4, failed: 0 });
+    expect(renderTerminalReport({ result, comparison: undefined, recordedPath: '', updatedRecorded: false, writtenPath: undefined })).toContain('4 passed, 0 failed');
+    expect(renderJunit(result)).toContain('<testsuite');
+    expect(JSON.parse(serializeResult(result)).matrix.name).toBe('replay');
+  });
+
+  it('runs a built-in matrix in the case pool, selected by case patterns', async () => {
+    const result = await runMatrix('audit', { cases: ['v1/cold/*'] });
+    expect(result.cases.map((c) => c.id)).toEqual(pinnedRun().results.audit.cases.filter((c) => c.id.startsWith('v1/cold/')).map((c) => c.id));
+    expect(result.summary.failed).toBe(0);
+  });
+
+  it('rejects what the CLI would reject: an unknown matrix, a pattern matching nothing, a malformed tool', async () => {
+    await expect(runMatrix('everything' as 'audit')).rejects.toThrow(/expected one of audit, extended/);
+    await expect(runMatrix('audit', { cases: ['nothing-like-this'] })).rejects.toThrow(/match no case/);
+    await expect(replay({ tool: { name: 7 } as never, result: {} })).rejects.toThrow(/replay: tool: name/);
+  });
+});

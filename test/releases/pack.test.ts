@@ -1,0 +1,172 @@
+// In `npm run test:releases` (vitest.releases.config.ts), not `npm test`: packing builds the bundle and the
+// declarations (tsc) and the type test runs tsc twice, ~45 s in all. The install is offline when npm's cache
+// holds the dependencies (it does after `npm ci`), else --prefer-offline.
+// The package as a user gets it: `npm pack` (its prepack builds dist/), `npm install <tarball>` into a
+// project of its own, the installed folder made read-only, then the installed command run from that
+// project. It must run from dist/ alone, find its recorded results and scenarios inside the package, and
+// write only into the working folder. (As root chmod stops nothing, so the package folder is also
+// compared, every file's path and hash, before and after.)
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, type CliRun } from '../helpers/cli.ts';
+
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+
+function run(command: string, args: string[], cwd: string): Promise<CliRun> {
+  return new Promise((done) => {
+    // Outputs and cache must follow from where the package is, not from a variable of this test run.
+    const env: NodeJS.ProcessEnv = { ...process.env, CI: '', NO_COLOR: '' };
+    delete env.MCP_SDK_PROBE_RESULTS_DIR;
+    delete env.MCP_SDK_PROBE_CACHE;
+    execFile(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 }, (error, stdout, stderr) =>
+      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Every file and folder under `dir`, with a hash of each file's content, sorted. */
+function listing(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .map((entry) => {
+      const path = join(entry.parentPath, entry.name);
+      const name = relative(dir, path);
+      return entry.isFile() ? `${name} ${createHash('sha256').update(readFileSync(path)).digest('hex')}` : `${name}/`;
+    })
+    .sort();
+}
+
+let base: string;
+let project: string;
+let installed: string;
+let before: string[];
+
+beforeAll(async () => {
+  base = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-pack-'));
+  project = join(base, 'project');
+  const packed = await run('npm', ['pack', '--pack-destination', base, '--loglevel=error'], ROOT);
+  expect(packed.code, packed.stderr).toBe(0);
+  const tarball = join(base, `${PACKAGE.name}-${PACKAGE.version}.tgz`);
+  expect(existsSync(tarball)).toBe(true);
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-mcp-sdk-probe', private: true, type: 'module' }));
+  const install = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', tarball];
+  // The dependencies are in npm's cache after `npm ci`; --prefer-offline only when the cache lacks a manifest.
+  let installing = await run('npm', [...install, '--offline'], project);
+  if (installing.code !== 0 && /ENOTCACHED/.test(installing.stderr)) installing = await run('npm', [...install, '--prefer-offline'], project);
+  expect(installing.code, installing.stderr).toBe(0);
+  installed = join(project, 'node_modules', PACKAGE.name);
+  before = listing(installed);
+  for (const entry of ['', ...before.map((line) => line.split(' ')[0]!.replace(/\/$/, ''))]) {
+    const path = join(installed, entry);
+    chmodSync(path, statSync(path).mode & ~0o222);
+  }
+}, 180_000);
+
+afterAll(() => {
+  if (!base) return;
+  if (installed && existsSync(installed)) {
+    for (const entry of ['', ...listing(installed).map((line) => line.split(' ')[0]!.replace(/\/$/, ''))]) chmodSync(join(installed, entry), 0o755);
+  }
+  rmSync(base, { recursive: true, force: true });
+});
+
+/** A consumer of the library's types (typechecked only). */
+const CONSUMER = `import { compareWithShipped, judge, renderTerminalReport, replay, runAudit, runMatrix, serializeResult, type CaseRecord, type Comparison, type ResultFile, type Verdict } from 'mcp-sdk-probe';
+const result: ResultFile = await runAudit({ runIn: 'pool', timeoutMs: 5000, cases: ['v1/*'] });
+const first: CaseRecord | undefined = result.cases[0];
+const verdict: Verdict | undefined = first && judge(first.expected, first.observed).verdict;
+const comparison: Comparison = compareWithShipped('audit', result);
+const text: string = renderTerminalReport({ result, comparison, recordedPath: 'recorded', updatedRecorded: false, writtenPath: undefined });
+const extended: ResultFile = await runMatrix('extended', { runIn: 'in-process' });
+const replayed: ResultFile = await replay({ tool: { name: 't', inputSchema: { type: 'object' } }, result: { content: [], isError: true } }, { expect: ['returned'] });
+console.log(verdict, text, serializeResult(extended), replayed.summary.passed);
+`;
+
+/** The library at run time, from the installed package. */
+const USE = `import { compareWithShipped, renderJunit, renderTerminalReport, replay, runAudit } from 'mcp-sdk-probe';
+const result = await runAudit();
+const comparison = compareWithShipped('audit', result);
+const replayed = await replay({ tool: { name: 't', inputSchema: { type: 'object' } }, result: { content: [{ type: 'text', text: 'no' }], isError: true } }, { runIn: 'in-process', expect: ['returned'] });
+const text = renderTerminalReport({ result, comparison, recordedPath: 'recorded', updatedRecorded: false, writtenPath: undefined });
+console.log(JSON.stringify({ ...result.summary, matched: comparison.counts.matched, replayed: replayed.summary.passed, last: text.trimEnd().split('\\n').at(-1), junit: renderJunit(result).startsWith('<?xml') }));
+`;
+
+const bin = () => join(project, 'node_modules', '.bin', 'mcp-sdk-probe');
+
+describe('the packed package, installed read-only', () => {
+  it('ships dist/ prebuilt, the recorded results, scenarios and licence, and no TypeScript sources to rebuild from', () => {
+    const files = before.map((line) => line.split(' ')[0]!);
+    for (const file of ['dist/cli.mjs', 'dist/index.mjs', 'dist/types/probe/api/index.d.ts', 'dist/case-worker.mjs', 'dist/sweep-worker.mjs', 'dist/fixture-stdio.mjs', 'probe/bin/launch.mjs', 'results/recorded.json', 'results/recorded-extended.json', 'results/schema.json', 'scenarios/captures/error-with-structured-content.json', 'scenarios/examples/structured-error-variant.ts', 'LICENSE', 'CHANGELOG.md', 'README.md']) {
+      expect(files).toContain(file);
+    }
+    expect(files.filter((file) => /^probe\/(?!bin\/).*\.ts$/.test(file) || file.startsWith('test/'))).toEqual([]);
+  });
+
+  it('runs the audit: 13 passed, compared with its own recorded result, the result written to the working folder', async () => {
+    const audit = await run(bin(), [], project);
+    expect(audit.stderr).toBe('');
+    expect(audit.code).toBe(0);
+    expect(audit.stdout).toContain('13 matched');
+    expect(audit.stdout).toContain('Result written to mcp-sdk-probe-results/latest.json');
+    expect(audit.stdout.trimEnd().split('\n').at(-1)).toBe('13 passed, 0 failed');
+    expect(JSON.parse(readFileSync(join(project, 'mcp-sdk-probe-results', 'latest.json'), 'utf8')).cases).toHaveLength(13);
+  });
+
+  it('replays a capture copied out of the package, writing replay-latest.json to the working folder', async () => {
+    copyFileSync(join(installed, 'scenarios', 'captures', 'error-with-structured-content.json'), join(project, 'capture.json'));
+    const replay = await run(bin(), ['replay', 'capture.json'], project);
+    expect(replay.stderr).toBe('');
+    expect(replay.code).toBe(0);
+    expect(existsSync(join(project, 'mcp-sdk-probe-results', 'replay-latest.json'))).toBe(true);
+  });
+
+  it('--help and --version exit 0', async () => {
+    const help = await run(bin(), ['--help'], project);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--matrix');
+    const version = await run(bin(), ['--version'], project);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(PACKAGE.version);
+  });
+
+  it('refuses --update without --recorded: it would rewrite the recorded result inside the package', async () => {
+    const update = await run(bin(), ['--update'], project);
+    expect(update.code).toBe(2);
+    expect(update.stderr).toContain('--recorded FILE');
+  });
+
+  it('is a typed library: a strict TypeScript consumer typechecks against the shipped types (no skipLibCheck)', async () => {
+    writeFileSync(join(project, 'consumer.ts'), CONSUMER);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: [] },
+        files: ['consumer.ts'],
+      }),
+    );
+    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], project);
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.code).toBe(0);
+    // A wrong use must not typecheck, or the test above proves nothing.
+    writeFileSync(join(project, 'consumer.ts'), `${CONSUMER}\nawait runMatrix('everything');\n`);
+    const wrong = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], project);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stdout).toContain("'\"everything\"'");
+  });
+
+  it('runs from code: the audit in the pool matches the shipped recorded result, a replay runs in-process', async () => {
+    writeFileSync(join(project, 'use.mjs'), USE);
+    const use = await run(process.execPath, ['use.mjs'], project);
+    expect(use.stderr).toBe('');
+    expect(use.code).toBe(0);
+    expect(JSON.parse(use.stdout)).toEqual({ passed: 13, failed: 0, matched: 13, replayed: 4, last: '13 passed, 0 failed', junit: true });
+  });
+
+  it('wrote nothing inside the installed package folder', () => {
+    expect(listing(installed)).toEqual(before);
+  });
+});
