@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ResultFileSchema } from '../probe/core/domain.ts';
+import { openJournal, readJournal } from '../probe/io/journal.ts';
 import { extendedMatrix } from '../scenarios/extended/index.ts';
 import { LAUNCHER, ROOT } from './helpers/cli.ts';
 import { runMain } from './helpers/main.ts';
@@ -36,6 +37,8 @@ describe('run journal', () => {
     expect(finished).toBeLessThan(36);
     // The result file is as it was: only a whole result ever replaces it.
     expect(readFileSync(out, 'utf8')).toBe('the previous result\n');
+    // A kill mid-write leaves half a line: --resume drops it rather than gluing the next record onto it.
+    writeFileSync(journal, `${readFileSync(journal, 'utf8')}{"kind":"case","rec`);
 
     const resumed = await runMain([...ARGS, '--out', out, '--resume']);
     expect(resumed.stderr).toBe('');
@@ -47,6 +50,17 @@ describe('run journal', () => {
     expect(result.cases).toHaveLength(36);
     expect(result.cases.map((c) => [c.id, c.observed])).toEqual(expected.map((c) => [c.id, c.observed]));
   }, 60_000);
+
+  it('a resumed journal continues after its last whole line, dropping a line the interruption cut off', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-journal-'));
+    const path = join(dir, 'r.json.journal.ndjson');
+    const [first, second] = pinnedPart(extendedMatrix).cases;
+    const journal = openJournal(path, 'run-1', false);
+    journal.append(first!, null);
+    writeFileSync(path, `${readFileSync(path, 'utf8')}{"kind":"case","rec`);
+    openJournal(path, 'run-1', true).append(second!, []);
+    expect([...readJournal(path, 'run-1').keys()]).toEqual([first!.id, second!.id]);
+  });
 
   it('refuses to resume without a journal, or from the journal of another run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-journal-'));

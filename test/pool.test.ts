@@ -1,6 +1,7 @@
 // The case pool (engine/pool.ts): a client that blocks its thread is recorded as a timeout about when the
 // case's limit ends and the run goes on; a thread that dies is recorded as a crash of its case; results
 // are in scenario order and the same with one thread or several.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +68,31 @@ describe('case pool', () => {
     ]);
     expect(records[1]!.observed).toMatchObject({ outcome: 'crashed', stage: 'connect', error: { name: 'WorkerExit' } });
   });
+
+  it('fails the run when a thread dies before it has loaded the clients (no respawning forever)', async () => {
+    const scenario = defineCase({ client: 'v1', discovery: 'warm', shape: { id: 'x', title: 'x', result: auditShapes.conformingSuccess.result }, tool: auditTool, expected: null });
+    await expect(
+      runCasesInPool([scenario, scenario], {
+        jobs: 2,
+        timeoutMs: 5000,
+        environment: captureEnvironment(),
+        workerUrl: pathToFileURL(join(import.meta.dirname, 'fixtures', 'pool', 'dies-at-start.mjs')),
+      }),
+    ).rejects.toThrow(/exited \(code 3\) before it had loaded the clients/);
+  });
+
+  it('closes what a case made after its deadline passed: no stdio server child is left behind', async () => {
+    // A 60 ms limit ends each stdio case while its child is still starting; the late connection is closed.
+    const run = await runMain(['--matrix', 'extended', '--case', '*/warm/stdio-*', '--timeout', '60', '--jobs', '1', '--json', '--out', join(dir, 'late.json')]);
+    expect(run.stderr).toBe('');
+    // The late connections finish and are closed within a few seconds (each child starts Node first).
+    const stdioChildren = () =>
+      execFileSync('ps', ['--ppid', String(process.pid), '-o', 'args='], { encoding: 'utf8' })
+        .split('\n')
+        .filter((line) => line.includes('fixture-stdio'));
+    for (let waited = 0; waited < 15_000 && stdioChildren().length > 0; waited += 250) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(stdioChildren()).toEqual([]);
+  }, 60_000);
 
   it('gives the same result file with one thread as with two', async () => {
     const one = await runMain(['--jobs', '1', '--out', join(dir, 'one.json')]);

@@ -96,11 +96,25 @@ export async function observe(scenario: Scenario, adapter: ClientAdapter, runOpt
   let fixture: RunningFixture | undefined;
   let client: ConnectedClient | undefined;
 
+  // Once the deadline has won, the steps still under way must not leave a server or client behind that
+  // nobody closes (a stdio child, a listener): each one made after that is closed at once.
+  let abandoned = false;
   const steps = async (): Promise<ClientObservation> => {
     try {
-      fixture = await startFixtureServer(scenario.tool, scenario.server, scenario.transport);
+      const started = await startFixtureServer(scenario.tool, scenario.server, scenario.transport);
+      if (abandoned) {
+        await closeQuietly(started, options.timeoutMs);
+        return { outcome: 'timeout', stage, afterMs: options.timeoutMs };
+      }
+      fixture = started;
       if (runOptions.onSent) fixture.onSent(runOptions.onSent);
-      client = await adapter.connect(fixture.endpoint);
+      const connected = await adapter.connect(fixture.endpoint);
+      if (abandoned) {
+        await closeQuietly(connected, options.timeoutMs);
+        await closeQuietly(started, options.timeoutMs);
+        return { outcome: 'timeout', stage, afterMs: options.timeoutMs };
+      }
+      client = connected;
       fixture.attachServerStderr(client.serverStderr);
       enter('discover');
       await discover(client, fixture, scenario);
@@ -125,6 +139,7 @@ export async function observe(scenario: Scenario, adapter: ClientAdapter, runOpt
   });
   try {
     const settled = await Promise.race([steps(), deadline]);
+    if (settled === TIMED_OUT) abandoned = true;
     const base: ClientObservation = settled === TIMED_OUT ? { outcome: 'timeout', stage, afterMs: options.timeoutMs } : settled;
     // The server answered the call: make sure its report of what it sent is in before reading it.
     if (base.outcome === 'returned' || base.outcome === 'rejected') await fixture?.settle(1000);

@@ -5,7 +5,7 @@
 // stage it had reached, and its thread is stopped and replaced; a thread that dies is recorded as a crash
 // of the case it was running. The run goes on either way, and records come back in scenario order, so
 // the result is the same whatever the scheduling.
-import { availableParallelism } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -28,6 +28,9 @@ export const CASE_WORKER = pathToFileURL(join(PROJECT_ROOT, 'dist', 'case-worker
  * to be stuck.
  */
 const GRACE_MS = 1000;
+
+/** How long a new thread may take to load its clients before the run fails (they load in about 1 s). */
+const LOAD_LIMIT_MS = 120_000;
 
 /**
  * A thread's start-up (loading both SDK lines) costs about as much as running this many in-memory cases,
@@ -70,6 +73,11 @@ export interface PoolRun {
   readonly lints: (Finding[] | null)[];
 }
 
+/** An error message without this machine's paths (records are read on other machines). */
+function portableMessage(message: string): string {
+  return message.split(PROJECT_ROOT).join('<project>').split(homedir()).join('~');
+}
+
 /**
  * Threads left ready by earlier runs in this process (the parts of `--matrix all`, a test suite's many
  * runs), by what they were started with. Unref'd while idle, so they never keep the process alive.
@@ -88,12 +96,25 @@ function newThread(options: Pick<PoolOptions, 'workerUrl' | 'workerData'>, input
   // open here, so an idle, unref'd thread holds nothing that keeps the process alive.
   const worker = new Worker(options.workerUrl ?? CASE_WORKER, { workerData: { ...options.workerData, ...input } });
   const ready = new Promise<void>((resolve, reject) => {
-    const first = (message: FromCaseWorker) => {
+    const settle = (error?: Error) => {
       worker.off('message', first);
-      if (message.kind === 'ready') resolve();
-      else if (message.kind === 'load-failed') reject(new Error(`the case runner could not load the clients: ${message.error.name}: ${message.error.message}`));
+      worker.off('exit', exited);
+      clearTimeout(limit);
+      if (error) {
+        void worker.terminate();
+        reject(error);
+      } else resolve();
     };
+    const first = (message: FromCaseWorker) => {
+      if (message.kind === 'ready') settle();
+      else if (message.kind === 'load-failed') settle(new Error(`the case runner could not load the clients: ${message.error.name}: ${message.error.message}`));
+    };
+    const exited = (code: number) => settle(new Error(`the case runner's thread exited (code ${code}) before it had loaded the clients`));
+    // Loading both SDK lines takes a second or two; a thread still loading after this is not going to.
+    const limit = setTimeout(() => settle(new Error(`the case runner's thread did not load the clients within ${LOAD_LIMIT_MS / 1000} s`)), LOAD_LIMIT_MS);
+    limit.unref();
     worker.on('message', first);
+    worker.on('exit', exited);
   });
   // Nobody may be waiting yet (a thread started ahead of its run); the run that takes it sees the failure.
   ready.catch(() => {});
@@ -133,6 +154,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
   let next = 0;
   let settled = 0;
   const workers = new Set<Worker>();
+  const detachers = new Map<Worker, () => void>();
 
   return new Promise((resolve, reject) => {
     let failed = false;
@@ -162,6 +184,8 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
       workers.add(worker);
       let running: Running | undefined;
       let stopped = false;
+      // A thread that never loaded is not replaced: its start-up failure fails the run (see `readiness`).
+      let loaded = false;
 
       const detach = () => {
         stopped = true;
@@ -181,7 +205,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         if (running) over(running.index);
         detach();
         void worker.terminate();
-        if (next < scenarios.length && !failed) start();
+        if (loaded && next < scenarios.length && !failed) start();
         finishIfDone();
       };
       /** A healthy thread with nothing left to do: kept for the next run in this process. */
@@ -250,19 +274,25 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         }
         stop();
       };
-      const onError = (error: Error) => died(error.name, error.message);
+      const onError = (error: Error) => died(error.name, portableMessage(error.message));
       const onExit = (code: number) => died('WorkerExit', `the case's thread exited (code ${code}) before the case was recorded`);
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
+      detachers.set(worker, detach);
       readiness.get(worker)!.then(
         () => {
+          loaded = true;
           if (!stopped) dispatch();
         },
         (error: Error) => {
           if (failed) return;
           failed = true;
-          for (const other of workers) void other.terminate();
+          // The other threads are stopped without a word: their cases did not crash, the run failed.
+          for (const other of workers) {
+            detachers.get(other)?.();
+            void other.terminate();
+          }
           workers.clear();
           reject(error);
         },

@@ -54,7 +54,9 @@ export function shapeFindings(scenarios: readonly Scenario[], findings: readonly
   const lint: Record<string, Finding[]> = {};
   for (const [i, scenario] of scenarios.entries()) {
     const found = findings[i];
-    if (found && !(scenario.shape in lint)) lint[scenario.shape] = found;
+    // A case whose thread was stopped before its checks finished gives way to one of the same shape that finished.
+    const unfinished = lint[scenario.shape]?.[0]?.rule === 'checks-not-finished';
+    if (found && (!(scenario.shape in lint) || (unfinished && found[0]?.rule !== 'checks-not-finished'))) lint[scenario.shape] = found;
   }
   return lint;
 }

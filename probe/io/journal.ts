@@ -2,7 +2,7 @@
 // the result file, so an interrupted run (Ctrl-C, SIGTERM, a kill) loses no finished case and leaves the
 // result file as it was (that one is only ever replaced whole). `--resume` reads the journal back; a run
 // that completes removes it. The first line says which run it belongs to.
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { CaseRecordSchema, FindingSchema, type CaseRecord, type Finding } from '../core/domain.ts';
@@ -30,12 +30,22 @@ export interface Journal {
 
 /** Starts a journal for run `run` (a fresh one, or one continued after --resume). */
 export function openJournal(path: string, run: string, resumed: boolean): Journal {
-  const fd = openSync(path, resumed ? 'a' : 'w');
-  if (!resumed) writeSync(fd, `${JSON.stringify({ kind: 'journal', version: 1, run })}\n`);
+  const fd = openSync(path, resumed ? 'r+' : 'w');
+  let position = 0;
+  if (resumed) {
+    // Continue after the last whole line: a line the interruption cut off is dropped, not glued onto.
+    const text = readFileSync(path, 'utf8');
+    position = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1));
+    ftruncateSync(fd, position);
+  }
+  const write = (line: string) => {
+    position += writeSync(fd, line, position);
+  };
+  if (!resumed) write(`${JSON.stringify({ kind: 'journal', version: 1, run })}\n`);
   let open = true;
   return {
     append(record, lint) {
-      if (open) writeSync(fd, `${JSON.stringify({ kind: 'case', record, lint })}\n`);
+      if (open) write(`${JSON.stringify({ kind: 'case', record, lint })}\n`);
     },
     finish() {
       if (!open) return;
