@@ -15,6 +15,8 @@ export const SWEEP_WORKER_BUNDLE = join(PROJECT_ROOT, 'dist', 'sweep-worker.mjs'
 export const FIXTURE_STDIO_BUNDLE = join(PROJECT_ROOT, 'dist', 'fixture-stdio.mjs');
 /** The library API (probe/api/index.ts), the package's main export. */
 export const LIBRARY_BUNDLE = join(PROJECT_ROOT, 'dist', 'index.mjs');
+/** The vitest matchers (probe/api/vitest.ts), the package's `mcp-sdk-probe/vitest` export. */
+export const VITEST_BUNDLE = join(PROJECT_ROOT, 'dist', 'vitest.mjs');
 const STAMP = join(PROJECT_ROOT, 'dist', 'cli.stamp');
 const SOURCE_DIRS = ['probe', 'scenarios'];
 
@@ -49,6 +51,19 @@ export function bundleIsFresh(stamp = sourceStamp()) {
   }
 }
 
+/**
+ * The matchers' import of the library (`./index.ts` from probe/api/vitest.ts) stays an import of the
+ * sibling dist/index.mjs instead of a second copy of the library inside dist/vitest.mjs. (`vitest` itself
+ * is external with every package: the consumer's own vitest is the one the matchers extend.)
+ */
+const LIBRARY_AS_SIBLING = {
+  name: 'library-as-sibling',
+  setup(build) {
+    const matchers = join(PROJECT_ROOT, 'probe', 'api', 'vitest.ts');
+    build.onResolve({ filter: /^\.\/index\.ts$/ }, (args) => (args.importer === matchers ? { path: './index.mjs', external: true } : undefined));
+  },
+};
+
 export async function buildCli(stamp = sourceStamp()) {
   const { build } = await import('esbuild');
   mkdirSync(dirname(CLI_BUNDLE), { recursive: true });
@@ -63,6 +78,7 @@ export async function buildCli(stamp = sourceStamp()) {
         'fixture-stdio': join(PROJECT_ROOT, 'probe', 'fixtures', 'stdio-child.ts'),
         'case-worker': join(PROJECT_ROOT, 'probe', 'engine', 'case-worker.ts'),
         index: join(PROJECT_ROOT, 'probe', 'api', 'index.ts'),
+        vitest: join(PROJECT_ROOT, 'probe', 'api', 'vitest.ts'),
       },
       outdir: temporary,
       outExtension: { '.js': '.mjs' },
@@ -72,11 +88,13 @@ export async function buildCli(stamp = sourceStamp()) {
       target: 'node20',
       packages: 'external',
       logLevel: 'error',
+      plugins: [LIBRARY_AS_SIBLING],
     });
     renameSync(join(temporary, 'sweep-worker.mjs'), SWEEP_WORKER_BUNDLE);
     renameSync(join(temporary, 'fixture-stdio.mjs'), FIXTURE_STDIO_BUNDLE);
     renameSync(join(temporary, 'case-worker.mjs'), join(dirname(CLI_BUNDLE), 'case-worker.mjs'));
     renameSync(join(temporary, 'index.mjs'), LIBRARY_BUNDLE);
+    renameSync(join(temporary, 'vitest.mjs'), VITEST_BUNDLE);
     renameSync(join(temporary, 'cli.mjs'), CLI_BUNDLE);
     writeFileSync(join(temporary, 'stamp'), stamp);
     renameSync(join(temporary, 'stamp'), STAMP);
