@@ -69,6 +69,8 @@ const table: [string, Expected, Observation, MismatchKind[]][] = [
   ['crash in the expected stage', { outcome: 'crashed', stage: 'discover', name: 'SyntaxError' }, { outcome: 'crashed', stage: 'discover', error: { name: 'SyntaxError', code: null, message: 'm' }, serverSent: 'nothing' }, []],
   ['crash in another stage', { outcome: 'crashed', stage: 'discover' }, { outcome: 'crashed', stage: 'connect', error: { name: 'Error', code: null, message: 'm' }, serverSent: 'nothing' }, ['outcome']],
   ['altered by the fixture', expectReturned(), returned({ serverSent: { altered: { content: [] } } }), ['fixture-altered']],
+  ['what went out is unknown (a stopped stdio thread): not taken for an alteration', { outcome: 'timeout' }, { outcome: 'timeout', stage: 'call', afterMs: 10, serverSent: 'unknown' }, []],
+  ['what went out is unknown where the case states it went out unchanged', { outcome: 'timeout', sent: 'as-scenario' }, { outcome: 'timeout', stage: 'call', afterMs: 10, serverSent: 'unknown' }, ['sent']],
 ];
 
 describe('judge', () => {

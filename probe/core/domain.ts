@@ -121,11 +121,14 @@ export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 export const ServerSentSchema = z.union([
   z.literal('as-scenario'),
   z.literal('nothing'),
+  // The case's thread was stopped before the server's report of its answer reached it (stdio: the child
+  // reports on stderr, which the stopped thread no longer reads): what went out is not known.
+  z.literal('unknown'),
   z.object({ altered: JsonValueSchema }).strict(),
   // The server answered tools/call with a JSON-RPC error instead of a result.
   z.object({ error: z.object({ code: z.number(), message: z.string() }).strict() }).strict(),
 ]);
-export const SENT_KINDS = ['as-scenario', 'nothing', 'altered', 'error'] as const;
+export const SENT_KINDS = ['as-scenario', 'nothing', 'unknown', 'altered', 'error'] as const;
 export type SentKind = (typeof SENT_KINDS)[number];
 export function sentKind(sent: ServerSent): SentKind {
   return typeof sent === 'string' ? sent : 'error' in sent ? 'error' : 'altered';

@@ -73,6 +73,15 @@ export interface PoolRun {
   readonly lints: (Finding[] | null)[];
 }
 
+/**
+ * What a stopped thread's case sent, when no report came: in-process fixtures report synchronously with
+ * the send, so no report means nothing went out; the stdio child reports on its stderr, which the
+ * stopped thread may not have read.
+ */
+function unreported(scenario: Scenario): ServerSent {
+  return scenario.transport === 'stdio' ? 'unknown' : 'nothing';
+}
+
 /** An error message without this machine's paths (records are read on other machines). */
 function portableMessage(message: string): string {
   return message.split(PROJECT_ROOT).join('<project>').split(homedir()).join('~');
@@ -227,7 +236,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         const deadline = setTimeout(() => {
           // The case's thread did not report within its limit and the grace: record what is known, stop it.
           const at = running;
-          if (at) settle(index, { outcome: 'timeout', stage: at.stage, afterMs: limitMs, serverSent: at.sent ?? 'nothing' }, clientPackage(scenario.client));
+          if (at) settle(index, { outcome: 'timeout', stage: at.stage, afterMs: limitMs, serverSent: at.sent ?? unreported(scenario) }, clientPackage(scenario.client));
           stop();
         }, limitMs + GRACE_MS);
         running = { index, stage: 'connect', sent: undefined, deadline };
@@ -270,7 +279,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         const at = running;
         if (at) {
           const scenario = scenarios[at.index]!;
-          settle(at.index, { outcome: 'crashed', stage: at.stage, error: { name, code: null, message: text }, serverSent: at.sent ?? 'nothing' }, clientPackage(scenario.client));
+          settle(at.index, { outcome: 'crashed', stage: at.stage, error: { name, code: null, message: text }, serverSent: at.sent ?? unreported(scenario) }, clientPackage(scenario.client));
         }
         stop();
       };

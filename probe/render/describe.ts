@@ -68,6 +68,7 @@ export const REJECTED_BY_WORDING = {
 export const SENT_WORDING = {
   'as-scenario': 'the result unchanged',
   nothing: 'nothing',
+  unknown: "something this run could not see (the case's thread was stopped before the server's report arrived)",
   altered: 'an altered result',
   error: 'a JSON-RPC error',
 } as const satisfies Record<SentKind, string>;

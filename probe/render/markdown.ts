@@ -110,6 +110,8 @@ function caseDetails(record: CaseRecord): string[] {
       ? 'crossed the wire unchanged'
       : serverSent === 'nothing'
         ? 'was never sent'
+        : serverSent === 'unknown'
+          ? "may or may not have gone out: the case's thread was stopped before the server's report arrived"
         : 'error' in serverSent
           ? `was not sent: the server answered with JSON-RPC error ${serverSent.error.code} (${serverSent.error.message})`
           : 'was altered on the way out; what went out: ' + JSON.stringify(serverSent.altered);
