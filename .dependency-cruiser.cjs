@@ -11,7 +11,8 @@ const LAYERS = {
   releases: ['core', 'io', 'clients'],
   sweep: ['core', 'io', 'clients', 'engine', 'releases'],
   render: ['core', 'sweep'],
-  commands: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'scenarios'],
+  explore: ['core', 'io', 'clients', 'fixtures'],
+  commands: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'explore', 'scenarios'],
   bin: ['core', 'io', 'commands'],
   api: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'scenarios'],
 };
