@@ -11,7 +11,7 @@ const LAYERS = {
   releases: ['core', 'io', 'clients'],
   sweep: ['core', 'io', 'clients', 'engine', 'releases'],
   render: ['core', 'sweep'],
-  explore: ['core', 'io', 'clients', 'fixtures'],
+  explore: ['core', 'io', 'clients', 'fixtures', 'engine'],
   commands: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'explore', 'scenarios'],
   bin: ['core', 'io', 'commands'],
   api: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'scenarios'],

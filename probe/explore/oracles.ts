@@ -22,6 +22,11 @@ export type Violation =
        * `rejected-unlisted`: it checked a result against a schema it was not given (none on this connection).
        */
       readonly kind: 'rejected-conforming' | 'returned-nonconforming' | 'rejected-unlisted';
+      /**
+       * Where the schema came from: `definition`, `unlisted`, or the listing (`plain`, `all-pages`,
+       * `page`) followed by what happened since (`+list-changed`, `+silent-change`, `+failed-listing`).
+       */
+      readonly context: string;
     }
   | {
       readonly oracle: 'differential';
@@ -29,6 +34,8 @@ export type Violation =
       readonly step: number;
       /** How each of the two clients settled the call, in `clients` order. */
       readonly settled: readonly [string, string];
+      /** The result sent: `success` or `error`, with or without structuredContent (`sc`, `no-sc`). */
+      readonly sent: string;
     }
   | {
       readonly oracle: 'no-silent-crash';
@@ -48,7 +55,12 @@ export function clientsOf(violation: Violation): readonly ClientLine[] {
  * looking for classes it has not found yet, and the known-findings file is keyed by it.
  */
 export function violationClass(violation: Violation): string {
-  const kind = violation.oracle === 'differential' ? violation.settled.join('/') : violation.kind;
+  const kind =
+    violation.oracle === 'differential'
+      ? `${violation.sent}:${violation.settled.join('/')}`
+      : violation.oracle === 'schema-consistency'
+        ? `${violation.kind}:${violation.context}`
+        : violation.kind;
   return `${violation.oracle}:${clientsOf(violation).join('+')}:${kind}`;
 }
 
@@ -64,8 +76,11 @@ function conforms(schema: Record<string, JsonValue>, value: JsonValue | undefine
   return validate(value) === true;
 }
 
-/** What the client may validate a call against: a schema, none, or unknown (two differing definitions listed in one step). */
-type Known = { readonly schema: Record<string, JsonValue> | undefined } | 'ambiguous';
+/**
+ * What the client may validate a call against: a schema (or none) and how it was listed and what
+ * happened since, or `ambiguous` (one name listed with two different definitions in one step).
+ */
+type Known = { readonly schema: Record<string, JsonValue> | undefined; readonly context: string } | 'ambiguous';
 
 function knowledgeAt(events: readonly TraceEvent[]): Map<TraceEvent, Map<string, Known>> {
   const at = new Map<TraceEvent, Map<string, Known>>();
@@ -73,8 +88,13 @@ function knowledgeAt(events: readonly TraceEvent[]): Map<TraceEvent, Map<string,
   // Definitions of a name listed during the current step, to tell a name listed twice differently.
   let stepListed = new Map<string, string>();
   let listingStep = -1;
+  const since = (what: string) => {
+    for (const [name, k] of known) if (k !== 'ambiguous' && !k.context.includes(what)) known.set(name, { ...k, context: `${k.context}${what}` });
+  };
   for (const event of events) {
     if (event.event === 'connected') known = new Map();
+    if (event.event === 'changed') since(event.notified ? '+list-changed' : '+silent-change');
+    if (event.event === 'list-refused') since('+failed-listing');
     if (event.event === 'listed') {
       if (event.step !== listingStep) stepListed = new Map();
       listingStep = event.step;
@@ -82,7 +102,7 @@ function knowledgeAt(events: readonly TraceEvent[]): Map<TraceEvent, Map<string,
         const text = JSON.stringify(tool.outputSchema ?? null);
         const before = stepListed.get(tool.name);
         stepListed.set(tool.name, text);
-        known.set(tool.name, before !== undefined && before !== text ? 'ambiguous' : { schema: tool.outputSchema });
+        known.set(tool.name, before !== undefined && before !== text ? 'ambiguous' : { schema: tool.outputSchema, context: event.via });
       }
     }
     at.set(event, new Map(known));
@@ -96,11 +116,13 @@ export function schemaConsistency(trace: LineTrace): Violation[] {
   const knowledge = knowledgeAt(trace.events);
   for (const event of trace.events) {
     if (event.event !== 'call' || event.sent.isError === true) continue;
-    const known: Known | undefined = event.definition ? { schema: event.definition.outputSchema } : knowledge.get(event)!.get(event.tool);
+    const known: Known | undefined = event.definition
+      ? { schema: event.definition.outputSchema, context: 'definition' }
+      : knowledge.get(event)!.get(event.tool);
     if (known === 'ambiguous') continue;
     const schema = known?.schema;
     const rejectedByCheck = event.settled.outcome === 'rejected' && event.settled.by === 'client-output-schema';
-    const base = { oracle: 'schema-consistency', client: trace.client, step: event.step } as const;
+    const base = { oracle: 'schema-consistency', client: trace.client, step: event.step, context: known?.context ?? 'unlisted' } as const;
     if (schema === undefined) {
       if (rejectedByCheck) violations.push({ ...base, kind: 'rejected-unlisted' });
       continue;
@@ -140,7 +162,8 @@ export function differential(traces: readonly LineTrace[]): Violation[] {
         if (!callB || callA.definition || callB.definition) continue;
         if (JSON.stringify(callA.sent) !== JSON.stringify(callB.sent)) continue;
         const settled = [settledClass(callA.settled), settledClass(callB.settled)] as const;
-        if (settled[0] !== settled[1]) violations.push({ oracle: 'differential', clients: [a.client, b.client], step, settled });
+        const sent = `${callA.sent.isError === true ? 'error' : 'success'},${Object.hasOwn(callA.sent, 'structuredContent') ? 'sc' : 'no-sc'}`;
+        if (settled[0] !== settled[1]) violations.push({ oracle: 'differential', clients: [a.client, b.client], step, settled, sent });
       }
     }
   }

@@ -9,11 +9,16 @@ export type CallSettled =
   | { readonly outcome: 'rejected'; readonly by: RejectedBy; readonly error: ErrorInfo }
   | { readonly outcome: 'stalled' };
 
+/** How the application listed: plain listTools(), every page with cursors, or one page by cursor. */
+export type ListVia = 'plain' | 'all-pages' | 'page';
+
 export type TraceEvent =
   /** A new connection (the first, or after a reconnect): the client has listed nothing on it yet. */
   | { readonly event: 'connected' }
-  /** One tools/list answer the server sent, during step `step`. */
-  | { readonly event: 'listed'; readonly step: number; readonly tools: readonly ToolDefinition[] }
+  /** One tools/list answer the server sent, during step `step`, a listing made this way (model.ts `Step`). */
+  | { readonly event: 'listed'; readonly step: number; readonly via: ListVia; readonly tools: readonly ToolDefinition[] }
+  /** The server moved a tool to another schema version, with or without notifications/tools/list_changed. */
+  | { readonly event: 'changed'; readonly step: number; readonly tool: string; readonly notified: boolean }
   /** The server answered a tools/list with an error (a failing listing). */
   | { readonly event: 'list-refused'; readonly step: number }
   /** A tools/call: the tool called, the definition the application handed the client (v2), what the server sent, how it settled. */
