@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Conformance, ExploreTool, PropertyName, SchemaShape, Sequence, ServerSpec, Step } from './model.ts';
 import { PROPERTIES } from './model.ts';
 
-/** Tool names: few, so a second tool of the same name on another page happens. */
+/** Tool names, by position in the listing. */
 const NAMES = ['alpha', 'beta', 'gamma'] as const;
 const ALL_PROPERTIES = Object.keys(PROPERTIES) as PropertyName[];
 const MAX_TOOLS = 3;
@@ -14,15 +14,17 @@ const shape: fc.Arbitrary<SchemaShape> = fc
   .record({ properties: fc.subarray(ALL_PROPERTIES, { minLength: 1 }), required: fc.subarray(ALL_PROPERTIES), closed: fc.boolean() })
   .map(({ properties, required, closed }) => ({ properties, required: required.filter((p) => properties.includes(p)), closed }));
 
-const tool: fc.Arbitrary<ExploreTool> = fc.record({
-  name: fc.constantFrom(...NAMES),
-  versions: fc.array(shape, { minLength: 1, maxLength: 3 }),
-});
+/** A tool's schema versions, and whether it takes the name of the tool before it (a second tool of one name). */
+const tool = fc.record({ versions: fc.array(shape, { minLength: 1, maxLength: 3 }), sameNameAsPrevious: fc.boolean() });
 
-const server: fc.Arbitrary<ServerSpec> = fc.record({
-  pageSize: fc.integer({ min: 1, max: MAX_TOOLS }),
-  tools: fc.array(tool, { minLength: 1, maxLength: MAX_TOOLS }),
-});
+const server: fc.Arbitrary<ServerSpec> = fc
+  .record({ pageSize: fc.integer({ min: 1, max: MAX_TOOLS }), tools: fc.array(tool, { minLength: 1, maxLength: MAX_TOOLS }) })
+  .map(({ pageSize, tools }) => {
+    // Names by position, so shrinking leaves distinct names unless a duplicate is what the finding needs.
+    const named: ExploreTool[] = [];
+    for (const [i, t] of tools.entries()) named.push({ name: i > 0 && t.sameNameAsPrevious ? named[i - 1]!.name : NAMES[i]!, versions: t.versions });
+    return { pageSize, tools: named };
+  });
 
 const toolRef = fc.nat(MAX_TOOLS - 1);
 

@@ -141,6 +141,17 @@ export function resultFor(server: ServerSpec, state: ServerState, step: Extract<
   };
 }
 
+/** The same sequence with every tool and page number taken modulo the server's counts (model.ts behaves the same). */
+export function normaliseSequence(sequence: Sequence): Sequence {
+  const { server } = sequence;
+  const steps = sequence.steps.map((step): Step => {
+    if (step.do === 'call' || step.do === 'change') return { ...step, tool: toolIndex(server, step.tool) };
+    if (step.do === 'list' && step.how === 'page') return { ...step, page: (step.page ?? 0) % pageCount(server) };
+    return step;
+  });
+  return { server, steps };
+}
+
 /** A step in one short line, as finding tables and file names show it. */
 export function describeStep(step: Step): string {
   switch (step.do) {
