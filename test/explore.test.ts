@@ -1,0 +1,133 @@
+// explore's search and shrinking, first over a test double of the oracles' input (the traces a
+// deliberately broken validator would leave), then over the real pinned clients, then through the CLI.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { adapters } from '../probe/clients/index.ts';
+import type { JsonValue } from '../probe/core/domain.ts';
+import { explore } from '../probe/explore/explore.ts';
+import { compareWithKnown, KnownFileSchema } from '../probe/explore/findings.ts';
+import { DEFAULT_MAX_STEPS } from '../probe/explore/generate.ts';
+import { applyChange, cursorOf, describeSequence, initialState, listPage, pageCount, resultFor, toolIndex, type Sequence } from '../probe/explore/model.ts';
+import { runSequence } from '../probe/explore/run.ts';
+import type { LineTrace, TraceEvent } from '../probe/explore/trace.ts';
+import { ROOT } from './helpers/cli.ts';
+import { runMain } from './helpers/main.ts';
+
+const ajv = new Ajv({ strict: false });
+
+/**
+ * The trace a client would leave that validates every call against the schemas of the FIRST listing it
+ * made on a connection and never learns later ones (`broken`), or against the most recent (the
+ * contract). The server's side comes from the model, as the real runner's does.
+ */
+function validatorTraces(broken: boolean) {
+  return async (sequence: Sequence): Promise<LineTrace[]> => {
+    const { server } = sequence;
+    const events: TraceEvent[] = [{ event: 'connected' }];
+    let state = initialState(server);
+    let cache: Map<string, Record<string, JsonValue> | undefined> | undefined;
+    for (const [step, s] of sequence.steps.entries()) {
+      if (s.do === 'list') {
+        if (s.fail) {
+          events.push({ event: 'list-refused', step }, { event: 'action-failed', step, action: 'list', refused: true, error: { name: 'McpError', code: -32603, message: 'x' } });
+          continue;
+        }
+        const pages = s.how === 'plain' ? [0] : s.how === 'page' ? [(s.page ?? 0) % pageCount(server)] : [...Array(pageCount(server)).keys()];
+        const learns = !broken || cache === undefined;
+        for (const page of pages) {
+          const { tools } = listPage(server, state, cursorOf(page))!;
+          events.push({ event: 'listed', step, via: s.how, tools });
+          if (learns) {
+            cache ??= new Map();
+            for (const t of tools) cache.set(t.name, t.outputSchema);
+          }
+        }
+      } else if (s.do === 'change') {
+        state = applyChange(server, state, s.tool);
+        events.push({ event: 'changed', step, tool: server.tools[toolIndex(server, s.tool)]!.name, notified: s.notify });
+      } else if (s.do === 'reconnect') {
+        cache = undefined;
+        events.push({ event: 'connected' });
+      } else {
+        const sent = resultFor(server, state, { ...s, isError: false, definition: undefined } as typeof s);
+        const name = server.tools[toolIndex(server, s.tool)]!.name;
+        const schema = cache?.get(name);
+        const ok = schema === undefined || ajv.validate(schema, sent.structuredContent ?? null);
+        events.push({
+          event: 'call',
+          step,
+          tool: name,
+          sent,
+          settled: ok ? { outcome: 'returned', isError: false } : { outcome: 'rejected', by: 'client-output-schema', error: { name: 'McpError', code: -32602, message: 'does not match' } },
+        });
+      }
+    }
+    return [{ client: 'v1', events }];
+  };
+}
+
+describe('explore over a test double of the traces', () => {
+  it('finds the broken validator and shrinks to the known minimal sequence, the same for the same seed', async () => {
+    const first = await explore(validatorTraces(true), { seed: 7, runs: 1000 });
+    expect(first.findings.map((f) => f.class)).toEqual(['schema-consistency:v1:returned-nonconforming:plain']);
+    // Observed with seed 7: list page 2 (beta), then the plain listing (alpha, page 1), then call alpha
+    // without structuredContent. The broken validator never learned alpha, so it hands back a result its
+    // listed schema forbids. Nothing in it can go: without either listing there is no bug to show.
+    expect(describeSequence(first.findings[0]!.sequence)).toBe('[alpha{s?,…} beta{b?,…} /1] list:page(1) ; list:plain ; call(0):current,no-sc');
+    const again = await explore(validatorTraces(true), { seed: 7, runs: 1000 });
+    expect(again).toEqual(first);
+  });
+
+  it('finds nothing in a validator that keeps to the contract', async () => {
+    const result = await explore(validatorTraces(false), { seed: 7, runs: 1000 });
+    expect(result.findings).toEqual([]);
+    expect(result.generated).toBe(1000);
+  });
+});
+
+describe('explore against the real pinned clients', () => {
+  it('a small seeded budget finds only findings recorded in results/explore-known.json', async () => {
+    const known = KnownFileSchema.parse(JSON.parse(readFileSync(join(ROOT, 'results', 'explore-known.json'), 'utf8')));
+    const settings = { seed: known.settings.seed, runs: 40, clients: known.settings.clients, maxSteps: DEFAULT_MAX_STEPS };
+    const lines = settings.clients.map((c) => adapters[c]);
+    const result = await explore((s) => runSequence(s, lines, { stepLimitMs: 2000 }), settings);
+    expect(result.findings.length).toBeGreaterThan(0);
+    const comparison = compareWithKnown(known, result.findings, settings);
+    expect(comparison.new).toEqual([]);
+    // Each finding's minimal sequence shows its class again on the real clients.
+    for (const finding of result.findings) {
+      const { checkTraces, violationClass } = await import('../probe/explore/oracles.ts');
+      expect(checkTraces(await runSequence(finding.sequence, lines, { stepLimitMs: 2000 })).map(violationClass)).toContain(finding.class);
+    }
+  });
+});
+
+describe('explore on the command line', () => {
+  it('refuses --update in CI, and bad --clients, with exit 2', async () => {
+    const ci = await runMain(['explore', '--update'], { env: { CI: 'true' } });
+    expect([ci.code, ci.stderr]).toEqual([2, 'mcp-sdk-probe: --update rewrites the known findings and is refused when CI is set\n']);
+    const bad = await runMain(['explore', '--clients', 'v1,v3']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--clients v1,v3');
+  });
+
+  it('writes findings that --replay reproduces (exit 1) and renders as Markdown', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'explore-out-'));
+    const run = await runMain(['explore', '--runs', '40', '--out', out]);
+    expect(run.stdout).toMatch(/explore: 40 sequences generated \(seed 13\)/);
+    // Every finding here is known: exit 0.
+    expect(run.code).toBe(0);
+    const files = readdirSync(out).filter((f) => f.endsWith('.json'));
+    expect(files.length).toBeGreaterThan(0);
+    const replay = await runMain(['explore', '--replay', join(out, files[0]!)]);
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toContain('reproduced:');
+    const markdown = await runMain(['explore', '--replay', join(out, files[0]!), '--format', 'markdown']);
+    expect(markdown.stdout).toMatch(/^# explore finding: /);
+    const broken = await runMain(['explore', '--replay', join(out, 'missing.json')]);
+    expect(broken.code).toBe(2);
+  });
+});
