@@ -1,6 +1,6 @@
 // explore's search and shrinking, first over a test double of the oracles' input (the traces a
 // deliberately broken validator would leave), then over the real pinned clients, then through the CLI.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { adapters } from '../probe/clients/index.ts';
 import type { JsonValue } from '../probe/core/domain.ts';
 import { explore } from '../probe/explore/explore.ts';
-import { compareWithKnown, KnownFileSchema } from '../probe/explore/findings.ts';
+import { compareWithKnown, KnownFileSchema, scenarioOf, serializeScenario } from '../probe/explore/findings.ts';
 import { DEFAULT_MAX_STEPS } from '../probe/explore/generate.ts';
 import { applyChange, cursorOf, describeSequence, initialState, listPage, pageCount, resultFor, toolIndex, type Sequence } from '../probe/explore/model.ts';
 import { runSequence } from '../probe/explore/run.ts';
@@ -129,5 +129,34 @@ describe('explore on the command line', () => {
     expect(markdown.stdout).toMatch(/^# explore finding: /);
     const broken = await runMain(['explore', '--replay', join(out, 'missing.json')]);
     expect(broken.code).toBe(2);
+  });
+});
+
+describe('a finding as a scenario file', () => {
+  const server = { pageSize: 1, tools: [{ name: 'alpha', versions: [{ properties: ['b' as const], required: [], closed: false }] }] };
+  const errorCall = { do: 'call', tool: 0, conforms: 'none', isError: true, structured: true } as const;
+
+  it('a warm one-tool finding runs under --scenarios and passes with what each client did', async () => {
+    const finding = { class: 'differential:v1+v2:error,sc:rejected(client-output-schema)/returned', sequence: { server, steps: [{ do: 'list', how: 'plain' } as const, errorCall] } };
+    const traces = await runSequence(finding.sequence, [adapters.v1, adapters.v2], { stepLimitMs: 2000 });
+    const scenario = scenarioOf(finding, traces)!;
+    // Observed: v1 checks the error result against the listed schema and throws -32602; v2 hands it back.
+    expect(scenario.expected).toEqual({ 'v1/warm': 'rejected:-32602', 'v2/warm': 'returned' });
+    const dir = mkdtempSync(join(tmpdir(), 'explore-scenarios-'));
+    const out = join(mkdtempSync(join(tmpdir(), 'explore-result-')), 'result.json');
+    writeFileSync(join(dir, 'finding.json'), serializeScenario(scenario));
+    const run = await runMain(['--scenarios', dir, '--case', '**/explore-*', '--out', out]);
+    expect(run.stdout).toContain('2 passed, 0 failed');
+    // The same file with the clients swapped fails: the scenario checks the behaviour, not just runs.
+    writeFileSync(join(dir, 'finding.json'), serializeScenario({ ...scenario, expected: { 'v1/warm': 'returned', 'v2/warm': 'rejected:-32602' } }));
+    const swapped = await runMain(['--scenarios', dir, '--case', '**/explore-*', '--out', out]);
+    expect([swapped.stderr, swapped.stdout]).toEqual(['', expect.stringContaining('0 passed, 2 failed')]);
+  });
+
+  it('a sequence the scenario format cannot say has no scenario', () => {
+    const changed = { server, steps: [{ do: 'list', how: 'plain' } as const, { do: 'change', tool: 0, notify: true } as const, errorCall] };
+    expect(scenarioOf({ class: 'x', sequence: changed }, [])).toBeUndefined();
+    const paged = { server: { ...server, tools: [...server.tools, ...server.tools] }, steps: [errorCall] };
+    expect(scenarioOf({ class: 'x', sequence: paged }, [])).toBeUndefined();
   });
 });

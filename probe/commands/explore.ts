@@ -18,7 +18,9 @@ import {
   KnownFileSchema,
   renderFindingMarkdown,
   renderFindingsTable,
+  scenarioOf,
   serializeFinding,
+  serializeScenario,
   type KnownFile,
 } from '../explore/findings.ts';
 import { DEFAULT_MAX_STEPS } from '../explore/generate.ts';
@@ -83,6 +85,9 @@ export async function runExploreCommand(options: ExploreOptions, io: CliIo): Pro
     writeFileAtomic(`${base}.json`, serializeFinding(finding));
     const traces = await run(finding.sequence);
     writeFileAtomic(`${base}.md`, renderFindingMarkdown({ finding, violation: finding.violation, traces, packages, file: fileOf(finding) }));
+    // Findings the scenario format can say also go to DIR/scenarios/, for --scenarios DIR/scenarios.
+    const scenario = scenarioOf(finding, traces);
+    if (scenario) writeFileAtomic(resolve(outDir, 'scenarios', `${findingSlug(finding.class)}.json`), serializeScenario(scenario));
   }
   const comparison = compareWithKnown(known, result.findings, settings);
   if (options.update) writeFileAtomic(knownPath, knownFileOf(settings, result.findings), `${displayPath(knownPath, io.cwd)} (--update)`);

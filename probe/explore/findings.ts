@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { ClientLineSchema } from '../core/domain.ts';
 import { sortKeys } from '../io/json-files.ts';
 import type { Finding } from './explore.ts';
-import { describeSequence, describeServer, describeStep, pageCount, PROPERTIES, type PropertyName, type Sequence } from './model.ts';
+import type { UserScenario } from '../io/user-scenarios.ts';
+import { describeSequence, describeServer, describeStep, initialState, pageCount, PROPERTIES, resultFor, toolDefinition, type PropertyName, type Sequence } from './model.ts';
 import { ORACLES, type Violation } from './oracles.ts';
 import type { LineTrace } from './trace.ts';
 
@@ -68,6 +69,42 @@ const canonical = (value: unknown) => `${JSON.stringify(sortKeys(value), null, 2
 export function serializeFinding(finding: Finding): string {
   const file: FindingFile = { schemaVersion: FINDING_FILE_VERSION, class: finding.class, oracle: finding.oracle, clients: [...finding.clients], sequence: finding.sequence as FindingFile['sequence'] };
   return canonical(file);
+}
+
+/**
+ * The finding as a scenario file for `--scenarios DIR`, when its minimal sequence is one the scenario
+ * format can say: one tool, then a call either cold or after the plain listing (warm), with no
+ * definition handed over. Each client's expectation is what it did here (the scenario records the
+ * behaviour; the finding says why it breaks an oracle). Longer sequences have no scenario form: their
+ * replay is `explore --replay` of the finding file.
+ */
+export function scenarioOf(finding: Pick<Finding, 'class' | 'sequence'>, traces: readonly LineTrace[]): UserScenario | undefined {
+  const { server, steps } = finding.sequence;
+  const call = steps.at(-1);
+  if (server.tools.length !== 1 || call?.do !== 'call' || call.definition) return undefined;
+  const before = steps.slice(0, -1);
+  const discovery = before.length === 0 ? 'cold' : before.length === 1 && before[0]!.do === 'list' && before[0]!.how === 'plain' && !before[0]!.fail ? 'warm' : undefined;
+  if (!discovery) return undefined;
+  const state = initialState(server);
+  const expected: UserScenario['expected'] = {};
+  for (const trace of traces) {
+    const event = trace.events.find((e) => e.event === 'call');
+    if (event?.event !== 'call' || event.settled.outcome === 'stalled') return undefined;
+    const { settled } = event;
+    expected[`${trace.client}/${discovery}`] =
+      settled.outcome === 'returned' ? 'returned' : settled.error.code === null ? 'rejected' : `rejected:${settled.error.code}`;
+  }
+  return {
+    shape: `explore-${findingSlug(finding.class)}`,
+    title: `explore finding ${finding.class}: ${describeSequence(finding.sequence)}`,
+    tool: toolDefinition(server, state, 0),
+    result: resultFor(server, state, call),
+    expected,
+  };
+}
+
+export function serializeScenario(scenario: UserScenario): string {
+  return canonical(scenario);
 }
 
 export const KNOWN_FILE_VERSION = 1;
