@@ -6,7 +6,7 @@ import { ClientLineSchema } from '../core/domain.ts';
 import { sortKeys } from '../io/json-files.ts';
 import type { Finding } from './explore.ts';
 import type { UserScenario } from '../io/user-scenarios.ts';
-import { describeSequence, describeServer, describeStep, initialState, pageCount, PROPERTIES, resultFor, toolDefinition, type PropertyName, type Sequence } from './model.ts';
+import { describeSequence, describeStep, initialState, pageCount, PROPERTIES, resultFor, toJsonSchema, toolDefinition, type PropertyName, type Sequence } from './model.ts';
 import { ORACLES, type Violation } from './oracles.ts';
 import type { LineTrace } from './trace.ts';
 
@@ -226,9 +226,11 @@ export function renderFindingMarkdown(input: FindingPageInput): string {
     '',
     `## Server (${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}, ${server.pageSize} per tools/list page, ${pageCount(server)} page${pageCount(server) === 1 ? '' : 's'})`,
     '',
-    '| # | name | page | outputSchema versions |',
+    '| # | name | page | outputSchema versions (the first is listed at the start; a change moves to the next) |',
     '| --- | --- | --- | --- |',
-    ...server.tools.map((t, i) => `| ${i} | ${t.name} | ${Math.floor(i / server.pageSize) + 1} | ${describeServer({ pageSize: 1, tools: [{ ...t, name: '' }] }).replace(/ \/1$/, '')} |`),
+    ...server.tools.map((t, i) => `| ${i} | ${t.name} | ${Math.floor(i / server.pageSize) + 1} | ${t.versions.map((v) => `\`${JSON.stringify(toJsonSchema(v))}\``).join(' → ')} |`),
+    '',
+    'Notation: `{b?,…}` is an object schema with an optional `b` (`b` without `?`: required) that allows other properties (no `…`: `additionalProperties: false`); `/1` is the page size; `call(i):current|earlier|none` sends a result conforming to tool i\'s current schema, its previous one, or none, `no-sc` without structuredContent, `isError` as an error, `def` with the definition handed to v2\'s callTool.',
     '',
     '## Steps, and what each client did',
     '',
