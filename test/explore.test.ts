@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { adapters } from '../probe/clients/index.ts';
 import type { JsonValue } from '../probe/core/domain.ts';
 import { explore } from '../probe/explore/explore.ts';
-import { compareWithKnown, KnownFileSchema, scenarioOf, serializeScenario } from '../probe/explore/findings.ts';
+import { compareWithKnown, exploreExitCode, KnownFileSchema, scenarioOf, serializeScenario } from '../probe/explore/findings.ts';
 import { DEFAULT_MAX_STEPS } from '../probe/explore/generate.ts';
 import { applyChange, cursorOf, describeSequence, initialState, listPage, pageCount, resultFor, toolIndex, type Sequence } from '../probe/explore/model.ts';
 import { runSequence } from '../probe/explore/run.ts';
@@ -114,21 +114,53 @@ describe('explore on the command line', () => {
     expect(bad.stderr).toContain('--clients v1,v3');
   });
 
-  it('writes findings that --replay reproduces (exit 1) and renders as Markdown', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'explore-out-'));
-    const run = await runMain(['explore', '--runs', '40', '--out', out]);
-    expect(run.stdout).toMatch(/explore: 40 sequences generated \(seed 13\)/);
-    // Every finding here is known: exit 0.
-    expect(run.code).toBe(0);
-    const files = readdirSync(out).filter((f) => f.endsWith('.json'));
+  it('records with --update; the same settings then match byte for byte; a finding replays (exit 1) and renders as Markdown', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'explore-known-'));
+    const known = join(dir, 'known.json');
+    const args = (out: string) => ['explore', '--runs', '40', '--known', known, '--out', join(dir, out)];
+    const first = await runMain([...args('a'), '--update']);
+    expect([first.code, first.stdout]).toEqual([0, expect.stringMatching(/explore: 40 sequences generated \(seed 13\)[^]*recorded the findings in /)]);
+    const second = await runMain(args('b'));
+    expect([second.code, second.stdout]).toEqual([0, expect.stringContaining(' 0 new, ')]);
+    const files = readdirSync(join(dir, 'a')).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(0);
-    const replay = await runMain(['explore', '--replay', join(out, files[0]!)]);
-    expect(replay.code).toBe(1);
-    expect(replay.stdout).toContain('reproduced:');
-    const markdown = await runMain(['explore', '--replay', join(out, files[0]!), '--format', 'markdown']);
+    for (const name of files) expect(readFileSync(join(dir, 'b', name), 'utf8')).toBe(readFileSync(join(dir, 'a', name), 'utf8'));
+
+    const replay = await runMain(['explore', '--replay', join(dir, 'a', files[0]!)]);
+    expect([replay.code, replay.stdout]).toEqual([1, expect.stringContaining('reproduced:')]);
+    const markdown = await runMain(['explore', '--replay', join(dir, 'a', files[0]!), '--format', 'markdown']);
     expect(markdown.stdout).toMatch(/^# explore finding: /);
-    const broken = await runMain(['explore', '--replay', join(out, 'missing.json')]);
-    expect(broken.code).toBe(2);
+    expect((await runMain(['explore', '--replay', join(dir, 'missing.json')])).code).toBe(2);
+  });
+
+  it('names the file and the field of a bad finding or known-findings file, exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'explore-bad-'));
+    writeFileSync(join(dir, 'finding.json'), JSON.stringify({ schemaVersion: 1, class: 'x', oracle: 'differential', clients: ['v1'], sequence: { server: { pageSize: 0, tools: [] }, steps: [] } }));
+    const finding = await runMain(['explore', '--replay', join(dir, 'finding.json')]);
+    expect([finding.code, finding.stderr]).toEqual([2, expect.stringMatching(/finding\.json: not a valid explore finding: sequence\.server\.pageSize: /)]);
+    writeFileSync(join(dir, 'known.json'), JSON.stringify({ schemaVersion: 1, findings: [] }));
+    const known = await runMain(['explore', '--runs', '1', '--known', join(dir, 'known.json'), '--out', join(dir, 'out')]);
+    expect([known.code, known.stderr]).toEqual([2, expect.stringMatching(/known\.json: not a valid known-findings file: settings: /)]);
+  });
+
+});
+
+describe('the known-findings comparison', () => {
+  const finding = (c: string) => ({ class: c }) as Parameters<typeof compareWithKnown>[1][number];
+  const settings = { seed: 13, runs: 400, clients: ['v1' as const, 'v2' as const], maxSteps: 6 };
+  const known = { schemaVersion: 1 as const, settings, findings: [{ class: 'a', sequence: 's', file: 'a.json' }, { class: 'b', sequence: 's', file: 'b.json' }] };
+  // [situation, known file, found classes, settings, new, stale, exit code]
+  const table: [string, typeof known | undefined, string[], typeof settings, string[], string[], 0 | 1][] = [
+    ['all found, same settings', known, ['a', 'b'], settings, [], [], 0],
+    ['one new', known, ['a', 'b', 'c'], settings, ['c'], [], 1],
+    ['one missing with the recorded settings: stale', known, ['a'], settings, [], ['b'], 1],
+    ['one missing with other settings: not stale', known, ['a'], { ...settings, runs: 40 }, [], [], 0],
+    ['no known file: everything is new', undefined, ['a'], settings, ['a'], [], 1],
+  ];
+  it.each(table)('%s', (_name, file, found, used, fresh, stale, code) => {
+    const comparison = compareWithKnown(file, found.map(finding), used);
+    expect([comparison.new, comparison.stale, exploreExitCode(comparison, false)]).toEqual([fresh, stale, code]);
+    expect(exploreExitCode(comparison, true)).toBe(0);
   });
 });
 
