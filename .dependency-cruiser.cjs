@@ -14,7 +14,7 @@ const LAYERS = {
   explore: ['core', 'io', 'clients', 'fixtures', 'engine'],
   commands: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'explore', 'scenarios'],
   bin: ['core', 'io', 'commands'],
-  api: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'scenarios'],
+  api: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'explore', 'scenarios'],
 };
 /** scenarios/ (the matrices as data) sits beside probe/ and is built from core/ alone. */
 const SCENARIOS_MAY_IMPORT = ['core'];
