@@ -9,7 +9,9 @@ import { parseExpectRule } from '../core/expect-spec.ts';
 import { selectScenarios } from '../core/select.ts';
 import { InputError } from '../core/errors.ts';
 import { runMatrix as runMatrixIn } from '../engine/run.ts';
-import { slug } from '../io/capture.ts';
+import { captureFileText, slug } from '../io/capture.ts';
+import { writeFileAtomic } from '../io/files.ts';
+import type { CapturedToolCall } from './capture-tool.ts';
 import { readRecordedResult } from '../io/json-files.ts';
 import { PROJECT_ROOT } from '../io/project.ts';
 import { auditMatrix } from '../../scenarios/audit.ts';
@@ -23,6 +25,7 @@ export { renderTerminalReport, NO_COLOUR, type Paint, type TerminalReportInput }
 export { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
 export { renderJunit } from '../render/junit.ts';
 export { serializeResult, parseResultText } from '../io/json-files.ts';
+export { captureTool, type CaptureOptions, type CapturedToolCall, type ServerInstance, type ServerSource, type StdioServerCommand } from './capture-tool.ts';
 export type {
   CaseRecord,
   ClientLine,
@@ -113,4 +116,12 @@ export function recordedResult(name: MatrixName): ResultFile {
 /** A run compared with the recorded result of its built-in matrix, as the CLI compares it. */
 export function compareWithShipped(name: MatrixName, result: ResultFile): Comparison {
   return compareWithRecorded(recordedResult(name), result, { fullMatrix: result.cases.length === MATRICES[name].scenarios.length });
+}
+
+/**
+ * Writes what `captureTool` captured as a capture file that `mcp-sdk-probe replay FILE` reads (the
+ * `{ name, tool, result }` form), atomically; refuses a path that is a folder or a symbolic link.
+ */
+export function writeCaptureFile(path: string, capture: Pick<CapturedToolCall, 'name' | 'tool' | 'result'>): void {
+  writeFileAtomic(path, captureFileText(capture), path);
 }
