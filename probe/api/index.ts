@@ -12,7 +12,8 @@ import { runMatrix as runMatrixIn } from '../engine/run.ts';
 import { captureFileText, slug } from '../io/capture.ts';
 import { writeFileAtomic } from '../io/files.ts';
 import type { CapturedToolCall } from './capture-tool.ts';
-import { readRecordedResult } from '../io/json-files.ts';
+import { parseJsonFile, readRecordedResult } from '../io/json-files.ts';
+import { SweepResultSchema, type SweepResult } from '../sweep/model.ts';
 import { PROJECT_ROOT } from '../io/project.ts';
 import { auditMatrix } from '../../scenarios/audit.ts';
 import { extendedMatrix } from '../../scenarios/extended/index.ts';
@@ -22,8 +23,10 @@ export { judge, type Judgement } from '../core/judge.ts';
 export { compareWithRecorded, differsFromRecorded, type CaseComparison, type CompareOptions, type Comparison } from '../core/compare.ts';
 export { exitCodeFor } from '../core/exit-code.ts';
 export { renderTerminalReport, NO_COLOUR, type Paint, type TerminalReportInput } from '../render/terminal.ts';
-export { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
+export { renderMarkdown, renderSummaryMarkdown, type EvidenceContext } from '../render/markdown.ts';
 export { renderJunit } from '../render/junit.ts';
+export { renderSweepHtml } from '../render/sweep-html.ts';
+export type { SweepResult } from '../sweep/model.ts';
 export { serializeResult, parseResultText } from '../io/json-files.ts';
 export { captureTool, type CaptureOptions, type CapturedToolCall, type ServerInstance, type ServerSource, type StdioServerCommand } from './capture-tool.ts';
 export type {
@@ -124,4 +127,17 @@ export function compareWithShipped(name: MatrixName, result: ResultFile): Compar
  */
 export function writeCaptureFile(path: string, capture: Pick<CapturedToolCall, 'name' | 'tool' | 'result'>): void {
   writeFileAtomic(path, captureFileText(capture), path);
+}
+
+/** A sweep result file's text (`sweep --out FILE`), validated; `path` names it in errors. */
+export function parseSweepText(text: string, path: string): SweepResult {
+  return parseJsonFile(text, path, SweepResultSchema, 'sweep result');
+}
+
+/**
+ * Writes a report (Markdown, JUnit, HTML, JSON text) the way the CLI writes its outputs: atomically (a
+ * temporary file renamed over the path), refusing a folder or a symbolic link at the path.
+ */
+export function writeReportFile(path: string, text: string): void {
+  writeFileAtomic(path, text, path);
 }
