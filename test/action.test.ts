@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseResultText, renderJunit } from '../probe/api/index.ts';
+import { compareWithRecorded, parseResultText, recordedResult, renderJunit, renderSummaryMarkdown } from '../probe/api/index.ts';
 import { ROOT, type CliRun } from './helpers/cli.ts';
 import { expectValidResult } from './helpers/schema.ts';
 
@@ -159,5 +159,31 @@ describe('the action\'s wiring', () => {
     const workflow = readFileSync(join(ROOT, '.github', 'workflows', 'probe.yml'), 'utf8');
     expect(workflow.match(/uses: \.\/$/gm)).toHaveLength(2);
     expect(workflow).toContain('captures: scenarios/captures/*.json');
+  });
+});
+
+describe('the job summary (renderSummaryMarkdown)', () => {
+  const recorded = recordedResult('audit');
+
+  it('lists what differs from the recorded result, with each change, and the failures with why', () => {
+    // The recorded result as if v2 had rejected error-off-schema, and had never run conforming-success.
+    const before = structuredClone(recorded);
+    const changed = before.cases.find((c) => c.id === 'v2/warm/error-off-schema')!;
+    changed.observed = { ...changed.observed, outcome: 'rejected', error: { name: 'ProtocolError', code: -32602, message: 'x' } } as never;
+    before.cases = before.cases.filter((c) => c.id !== 'v2/warm/conforming-success');
+    const summary = renderSummaryMarkdown(recorded, compareWithRecorded(before, recorded, { fullMatrix: true }), 'the audit');
+    expect(summary).toContain('Compared with the recorded result: 11 matched, 1 changed, 1 new.');
+    expect(summary).toMatch(/^- changed `v2\/warm\/error-off-schema`\n {2}- observed: rejected ProtocolError -32602: x → returned isError/m);
+    expect(summary).toContain('- new (not in the recorded result) `v2/warm/conforming-success`');
+    expect(summary).not.toContain('**Failed:**');
+
+    const failing = structuredClone(recorded);
+    const first = failing.cases[0]!;
+    failing.cases[0] = { ...first, verdict: 'fail', mismatches: [{ kind: 'outcome', expected: 'returned', observed: 'rejected' }] } as typeof first;
+    failing.summary = { ...failing.summary, passed: 12, failed: 1 };
+    const failed = renderSummaryMarkdown(failing, undefined);
+    expect(failed).toMatch(/^### MCP isError Results Meet Different Client Checks\n\n\*\*12 passed, 1 failed\*\*/);
+    expect(failed).toContain(`**Failed:**\n\n- ❌ \`${first.id}\`: expected returned, observed rejected\n`);
+    expect(failed).not.toContain('Compared with');
   });
 });

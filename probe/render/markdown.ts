@@ -292,7 +292,10 @@ export function renderSummaryMarkdown(result: ResultFile, comparison: Comparison
       : []),
     ...(comparison?.recorded === 'missing' ? ['No recorded result to compare with.', ''] : []),
     ...(counts !== undefined ? [`Compared with the recorded result: ${counts}.`, ''] : []),
-    ...differing.map((entry) => `- ${COMPARISON_WORDING[entry.kind]} ${code(entry.id)}`),
+    ...differing.flatMap((entry) => [
+      `- ${COMPARISON_WORDING[entry.kind]} ${code(entry.id)}`,
+      ...(entry.kind === 'changed' ? describeChange(entry).map((change) => `  - ${cell(change)}`) : []),
+    ]),
     ...(differing.length > 0 ? [''] : []),
   ];
   return `${lines.join('\n')}\n`;
