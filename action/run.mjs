@@ -83,15 +83,20 @@ async function main() {
     if (globs.length === 0) throw new InputProblem('input captures: the replay mode needs a glob of capture files (captures/*.json)');
     const files = filesUnder(cwd);
     const expect = list('expect', /\n/).flatMap((rule) => ['--expect', rule]);
-    const seen = new Set();
+    // A file two globs match is replayed once; two files whose names make the same slug get -2, -3, ….
+    const seenFiles = new Set();
+    const names = new Set();
     for (const glob of globs) {
       const isMatch = picomatch(glob);
       const matched = files.filter((file) => isMatch(file)).sort();
       if (matched.length === 0) throw new InputProblem(`input captures: ${glob} matches no file under the working folder`);
       for (const file of matched) {
-        const name = `replay-${slug(file.replace(/\.json$/i, ''))}`;
-        if (seen.has(name)) continue;
-        seen.add(name);
+        if (seenFiles.has(file)) continue;
+        seenFiles.add(file);
+        const stem = `replay-${slug(file.replace(/\.json$/i, ''))}`;
+        let name = stem;
+        for (let n = 2; names.has(name); n++) name = `${stem}-${n}`;
+        names.add(name);
         runs.push([`replay of ${file}`, name, ['replay', file, ...expect, ...extra]]);
       }
     }

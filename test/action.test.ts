@@ -95,12 +95,25 @@ describe('the action script', () => {
     expect(readFileSync(join(reports, 'replay-captures-logged-jsonrpc-messages.junit.xml'), 'utf8').match(/<failure /g)).toHaveLength(1);
   });
 
-  it('replay: the same captures with what the clients really do pass (exit 0)', async () => {
-    const run = await runAction({ mode: 'replay', captures: 'captures/error-*.json captures/logged-*.json', expect: 'v1/warm=rejected:-32602\n*/cold=returned', reports: 'out/probe' }, CAPTURES);
+  it('replay: the same captures with what the clients really do pass (exit 0); a file two globs match runs once, two names with one slug both run', async () => {
+    const run = await runAction(
+      { mode: 'replay', captures: 'captures/error-*.json captures/logged-*.json\ncaptures/*.json', expect: 'v1/warm=rejected:-32602\n*/cold=returned', reports: 'out/probe' },
+      { ...CAPTURES, 'captures-logged-jsonrpc-messages.json': CAPTURES['captures/logged-jsonrpc-messages.json'] },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.summary).toMatch(/^## mcp-sdk-probe replay: passed\n/);
     expect(run.outputs).toEqual({ 'exit-code': '0', passed: '6', failed: '0', reports: 'out/probe' });
+    expect(readdirSync(join(run.workspace, 'out', 'probe')).filter((f) => f.endsWith('.json')).sort()).toEqual([
+      'replay-captures-error-with-structured-content.json',
+      'replay-captures-logged-jsonrpc-messages.json',
+    ]);
+    const again = await runAction({ mode: 'replay', captures: '*.json captures/logged-*.json', expect: 'v1/warm=rejected:-32602' }, { ...CAPTURES, 'captures-logged-jsonrpc-messages.json': CAPTURES['captures/logged-jsonrpc-messages.json'] });
+    expect(again.code).toBe(0);
+    expect(readdirSync(join(again.workspace, 'mcp-sdk-probe-reports')).filter((f) => f.endsWith('.json')).sort()).toEqual([
+      'replay-captures-logged-jsonrpc-messages-2.json',
+      'replay-captures-logged-jsonrpc-messages.json',
+    ]);
   });
 
   it('replay: a capture the command refuses is shown in the summary with its one-line error, and the step fails (exit 2)', async () => {
