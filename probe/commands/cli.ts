@@ -45,7 +45,7 @@ function reportOptions(command: Command, defaultOut: string): Command {
     .option('--baseline <file>', "recorded sweep baseline to compare with (default: the matrix's own, results/sweep-baseline.json for audit, results/sweep-baseline-<matrix>.json for the others)")
     .option('--recorded <file>', "recorded result of the pinned clients (default: the matrix's own, results/recorded.json for audit, results/recorded-extended.json for extended)")
     .option('--update', 'record this sweep into the baseline (refused when CI is set)', false)
-    .option('--format <format>', 'table (default) or html: one self-contained page (case × release grid, change points, details) to --out or stdout; the result JSON then goes to its default path');
+    .option('--format <format>', 'table (default), html (one self-contained page: case × release grid, change points, details) or markdown (evidence of the change points, for an issue or a CI artifact), to --out or stdout; the result JSON then goes to its default path');
 }
 
 type Action = () => Promise<number>;

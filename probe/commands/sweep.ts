@@ -7,6 +7,7 @@ import type { Matrix, ResultFile, Scenario } from '../core/domain.ts';
 import { caseMatcher, selectScenarios } from '../core/select.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { renderSweepHtml } from '../render/sweep-html.ts';
+import { renderSweepMarkdown } from '../render/sweep-markdown.ts';
 import { chosenMatrices, MATRICES, RECORDED_FOR } from './audit.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { InputError } from '../core/errors.ts';
@@ -73,13 +74,13 @@ export interface SweepOptions extends SweepReportOptions {
   readonly case: readonly string[];
 }
 
-const SWEEP_FORMATS = ['table', 'html'] as const;
+const SWEEP_FORMATS = ['table', 'html', 'markdown'] as const;
 type SweepFormat = (typeof SWEEP_FORMATS)[number];
 
 function parseSweepFormat(options: SweepReportOptions): SweepFormat {
   const format = options.format ?? 'table';
   if (!(SWEEP_FORMATS as readonly string[]).includes(format)) throw new InputError(`--format ${format}: expected one of ${SWEEP_FORMATS.join(', ')}`);
-  if (format === 'html' && (options.json || options.ndjson)) throw new InputError(`--format html and ${options.json ? '--json' : '--ndjson'}: choose one`);
+  if (format !== 'table' && (options.json || options.ndjson)) throw new InputError(`--format ${format} and ${options.json ? '--json' : '--ndjson'}: choose one`);
   return format as SweepFormat;
 }
 
@@ -246,7 +247,7 @@ function validateReportOptions(options: SweepReportOptions, io: CliIo, shard: bo
 interface ReportPaths {
   readonly json: string;
   readonly jsonLabel: string;
-  /** --format html: the page's file; undefined prints it to stdout. */
+  /** --format html|markdown: the document's file; undefined prints it to stdout. */
   readonly html?: string;
   readonly baseline: string;
   readonly recorded: readonly string[];
@@ -254,11 +255,11 @@ interface ReportPaths {
 
 function reportPaths(options: SweepReportOptions, format: SweepFormat, matrix: string, io: CliIo, side: Side): ReportPaths {
   const out = options.out === undefined ? undefined : resolveFrom(io, options.out, DEFAULT_SWEEP_OUT);
-  const json = format === 'html' || !out ? DEFAULT_SWEEP_OUT : out;
+  const json = format !== 'table' || !out ? DEFAULT_SWEEP_OUT : out;
   return {
     json,
     jsonLabel: outputLabel(json, json === out ? '--out' : undefined),
-    ...(format === 'html' && out !== undefined && { html: out }),
+    ...(format !== 'table' && out !== undefined && { html: out }),
     baseline: resolveFrom(io, options.baseline, defaultBaselineFor(matrix, side)),
     recorded: recordedPathsFor(matrix, options, io),
   };
@@ -316,11 +317,14 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
       writtenPath: displayPath(paths.json, io.cwd),
       paint: paintFor(io),
     });
-  if (inputs.format === 'html') {
-    const page = renderSweepHtml(result);
+  if (inputs.format !== 'table') {
+    const page =
+      inputs.format === 'html'
+        ? renderSweepHtml(result)
+        : renderSweepMarkdown({ result, baseline: result.shard ? [] : baseline, baselinePath: displayPath(paths.baseline, io.cwd), updatedBaseline: options.update, pinned, writtenPath: undefined });
     if (paths.html) {
       writeFileAtomic(paths.html, page, outputLabel(paths.html, '--out'));
-      io.stdout(`${terminal()}Sweep report (HTML) written to ${displayPath(paths.html, io.cwd)}\n`);
+      io.stdout(`${terminal()}Sweep report (${inputs.format === 'html' ? 'HTML' : 'Markdown'}) written to ${displayPath(paths.html, io.cwd)}\n`);
     } else io.stdout(page);
   } else if (options.json) io.stdout(serializeSweep(result));
   else if (options.ndjson) io.stdout(sweepToNdjson(result));

@@ -77,6 +77,17 @@ export interface ServerSource {
 }
 
 /**
+ * The modules of each line's server package the fixtures load (ServerSource.module). A server sweep's
+ * worker loads them before its cases run, so the first case does not pay for the import within its time
+ * limit (a client release is loaded before its cases the same way); one that fails to load is left to the
+ * case that needs it, which records the error.
+ */
+export const SERVER_SUBPATHS = {
+  v1: ['server/index.js', 'shared/protocol.js', 'types.js', 'server/mcp.js', 'server/streamableHttp.js'],
+  v2: [''],
+} as const satisfies Record<ClientLine, readonly string[]>;
+
+/**
  * Why a case is left out of a server sweep of one line: its fixture is another package's, or it is the
  * stdio child (a separate bundled process that always runs the pinned server).
  */

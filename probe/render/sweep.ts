@@ -56,7 +56,11 @@ function describeChangeList(changes: readonly BehaviourChange[]): string[] {
 }
 
 export function describeChangePoint(point: SweepResult['changePoints'][number]): string {
-  return `${point.caseId}: ${describeBehaviour(point.before)} ≤ ${point.through} → ${describeBehaviour(point.after)} from ${point.from}`;
+  const [before, after] = [describeBehaviour(point.before), describeBehaviour(point.after)];
+  // The one-line wording leaves payloads out; when it reads the same on both sides, name what changed.
+  const keys = [...new Set([...Object.keys(point.before), ...Object.keys(point.after)])];
+  const differs = before === after ? ` (${keys.filter((key) => !isDeepStrictEqual(point.before[key], point.after[key])).join(', ')} differ)` : '';
+  return `${point.caseId}: ${before} ≤ ${point.through} → ${after} from ${point.from}${differs}`;
 }
 
 export interface SweepReportInput {

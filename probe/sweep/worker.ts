@@ -6,6 +6,7 @@ import { describeError } from '../engine/observe.ts';
 import { runCases } from '../engine/run.ts';
 import { loadClientUnderTest } from '../clients/load.ts';
 import { serverSourceOf } from '../releases/server-source.ts';
+import { SERVER_SUBPATHS } from '../core/fixture.ts';
 import type { WorkerInput, WorkerOutput } from './protocol.ts';
 
 const input = workerData as WorkerInput;
@@ -23,6 +24,7 @@ try {
 if (client || server) {
   try {
     const source = server ? serverSourceOf(input.release) : undefined;
+    if (source) await Promise.allSettled([...SERVER_SUBPATHS[source.line].map((subpath) => source.module(subpath)), source.dependency('zod')]);
     const cases = await runCases(input.scenarios, {
       timeoutMs: input.timeoutMs,
       environment: input.environment,
