@@ -25,11 +25,23 @@ function esmEntry(exports: ExportTarget): string | undefined {
 export function serverSourceOf(release: LoadableRelease): ServerSource | undefined {
   if (release.loaderUrl === null) return undefined;
   const loader = import(release.loaderUrl) as Promise<{ load: (specifier: string) => Promise<unknown> }>;
-  const packageDir = join(dirname(fileURLToPath(release.loaderUrl)), 'node_modules', release.specifier);
+  const cacheDir = dirname(fileURLToPath(release.loaderUrl));
+  const packageDir = join(cacheDir, 'node_modules', release.specifier);
   return {
     line: release.line,
     label: release.label,
-    module: async (subpath) => (await loader).load(subpath ? `${release.specifier}/${subpath}` : release.specifier),
+    async module(subpath) {
+      try {
+        return await (await loader).load(subpath ? `${release.specifier}/${subpath}` : release.specifier);
+      } catch (error) {
+        // Node's message names the cache's absolute path; a result must not (a release without the module
+        // is recorded by the case that needed it, so the wording reaches result files).
+        const { code, message } = error as { code?: unknown; message?: unknown };
+        const what = `${release.packageName}@${release.label} ${subpath || '(main entry)'}`;
+        if (code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw new Error(`${what}: no such module in this release (${code})`);
+        throw new Error(`${what} failed to load: ${String(message).replaceAll(pathToFileURL(cacheDir).href, '<release cache>').replaceAll(cacheDir, '<release cache>')}`);
+      }
+    },
     async dependency(name) {
       // Node 20 has no import.meta.resolve with a parent, so: find the package as the release's own code
       // would (nested under it, else hoisted), then its ESM entry, so the release and we share one instance.
