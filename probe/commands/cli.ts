@@ -56,7 +56,7 @@ function reportOptions(command: Command, defaultOut: string): Command {
     .option('--baseline <file>', "recorded sweep baseline to compare with (default: the matrix's own, results/sweep-baseline.json for audit, results/sweep-baseline-<matrix>.json for the others)")
     .option('--recorded <file>', "recorded result of the pinned clients (default: the matrix's own, results/recorded.json for audit, results/recorded-extended.json for extended)")
     .option('--update', 'record this sweep into the baseline (refused when CI is set)', false)
-    .option('--format <format>', 'table (default) or html: one self-contained page (case × release grid, change points, details) to --out or stdout; the result JSON then goes to its default path');
+    .option('--format <format>', 'table (default), html (one self-contained page: case × release grid, change points, details) or markdown (evidence of the change points, for an issue or a CI artifact), to --out or stdout; the result JSON then goes to its default path');
 }
 
 type Action = () => Promise<number>;
@@ -95,6 +95,8 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .description('run a matrix (the audit by default) against every release in the given ranges and report where behaviour changed')
     .option('--v1 <releases>', '@modelcontextprotocol/sdk releases: 1.10.0..latest, ^1.20, latest, 1.33.0, a .tgz or a folder')
     .option('--v2 <releases>', '@modelcontextprotocol/client releases, as for --v1')
+    .option('--server-v1 <releases>', 'a server sweep: @modelcontextprotocol/sdk releases as the fixtures\' server (low-level Server, McpServer), with the pinned clients; not with --v1/--v2')
+    .option('--server-v2 <releases>', 'a server sweep: @modelcontextprotocol/server releases (McpServer, createMcpHandler), as for --server-v1')
     .option('--prerelease', 'let ranges include prereleases', false)
     .addOption(jobsOption('releases', 'the number of cores'))
     .option('--shard <i/n>', 'run only the i-th of n round-robin slices of the releases (combine with merge)')

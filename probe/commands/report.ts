@@ -78,8 +78,10 @@ export function guardedPaths(inputs: readonly { path: string; what: string }[] =
   const baselines = [
     ...[DEFAULT_RECORDED, DEFAULT_RECORDED_EXTENDED, join(PROJECT_ROOT, 'results', 'recorded.json'), join(PROJECT_ROOT, 'results', 'recorded-extended.json')].map((path) => ({ path, kind: 'audit' })),
     ...[DEFAULT_SWEEP_BASELINE, join(PROJECT_ROOT, 'results', 'sweep-baseline.json')].map((path) => ({ path, kind: 'sweep' })),
-    // The other matrices' sweep baselines (sweep --matrix extended|all).
-    ...['extended', 'all'].flatMap((m) => [join(RESULTS_DIR, `sweep-baseline-${m}.json`), join(PROJECT_ROOT, 'results', `sweep-baseline-${m}.json`)]).map((path) => ({ path, kind: 'sweep' })),
+    // The other matrices' sweep baselines (sweep --matrix extended|all), and the server sweeps' (--server-v1/--server-v2).
+    ...['extended', 'all', 'server-audit', 'server-extended', 'server-all']
+      .flatMap((m) => [join(RESULTS_DIR, `sweep-baseline-${m}.json`), join(PROJECT_ROOT, 'results', `sweep-baseline-${m}.json`)])
+      .map((path) => ({ path, kind: 'sweep' })),
   ];
   return [
     ...baselines

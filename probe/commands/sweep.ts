@@ -7,11 +7,14 @@ import type { Matrix, ResultFile, Scenario } from '../core/domain.ts';
 import { caseMatcher, selectScenarios } from '../core/select.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { renderSweepHtml } from '../render/sweep-html.ts';
+import { renderSweepMarkdown } from '../render/sweep-markdown.ts';
 import { chosenMatrices, MATRICES, RECORDED_FOR } from './audit.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { InputError } from '../core/errors.ts';
 import type { LoadableRelease } from '../releases/cache.ts';
-import { releaseRequests, resolveReleases } from '../releases/resolve.ts';
+import { releaseRequests, resolveReleases, serverReleaseRequests, type ReleaseRequest } from '../releases/resolve.ts';
+import { SERVER_PACKAGES, type Side } from '../core/release.ts';
+import { leftOutOfServerSweep, scenariosFor } from '../sweep/side.ts';
 import { renderSweepReport } from '../render/sweep.ts';
 import { readJsonFile, readRecordedResult } from '../io/json-files.ts';
 import { checkOutputPath, writeFileAtomic } from '../io/files.ts';
@@ -24,6 +27,7 @@ import {
   mergeIntoBaseline,
   SweepBaselineSchema,
   sweepExitCode,
+  sweepSide,
   type SweepBaseline,
 } from '../sweep/gates.ts';
 import { releaseKey } from '../core/release.ts';
@@ -58,6 +62,9 @@ export interface SweepReportOptions {
 export interface SweepOptions extends SweepReportOptions {
   readonly v1?: string;
   readonly v2?: string;
+  /** A server sweep: these releases of the server packages, against the pinned clients. */
+  readonly serverV1?: string;
+  readonly serverV2?: string;
   readonly prerelease: boolean;
   readonly jobs?: number;
   readonly shard?: string;
@@ -67,21 +74,26 @@ export interface SweepOptions extends SweepReportOptions {
   readonly case: readonly string[];
 }
 
-const SWEEP_FORMATS = ['table', 'html'] as const;
+const SWEEP_FORMATS = ['table', 'html', 'markdown'] as const;
 type SweepFormat = (typeof SWEEP_FORMATS)[number];
 
 function parseSweepFormat(options: SweepReportOptions): SweepFormat {
   const format = options.format ?? 'table';
   if (!(SWEEP_FORMATS as readonly string[]).includes(format)) throw new InputError(`--format ${format}: expected one of ${SWEEP_FORMATS.join(', ')}`);
-  if (format === 'html' && (options.json || options.ndjson)) throw new InputError(`--format html and ${options.json ? '--json' : '--ndjson'}: choose one`);
+  if (format !== 'table' && (options.json || options.ndjson)) throw new InputError(`--format ${format} and ${options.json ? '--json' : '--ndjson'}: choose one`);
   return format as SweepFormat;
 }
 
 /** `--scenarios` adds user cases to a matrix; the sweep's matrix then has a name of its own (and its own baseline). */
 const WITH_SCENARIOS = '+scenarios';
 
-/** The recorded sweep baseline of a matrix: results/sweep-baseline.json for the audit, sweep-baseline-<matrix>.json for the others. */
-export function defaultBaselineFor(matrix: string): string {
+/**
+ * The recorded sweep baseline of a matrix and side: results/sweep-baseline.json for the audit's client
+ * sweep, sweep-baseline-<matrix>.json for the other client sweeps, sweep-baseline-server-<matrix>.json for
+ * server sweeps (the audit's included).
+ */
+export function defaultBaselineFor(matrix: string, side: Side = 'client'): string {
+  if (side === 'server') return resolve(RESULTS_DIR, `sweep-baseline-server-${matrix}.json`);
   return matrix === 'audit' ? DEFAULT_SWEEP_BASELINE : resolve(RESULTS_DIR, `sweep-baseline-${matrix}.json`);
 }
 
@@ -139,10 +151,48 @@ async function sweptMatrix(options: SweepOptions, io: CliIo): Promise<SweptMatri
   return { matrix: { name, title, source, scenarios }, builtInIds, subset: options.case.length > 0 };
 }
 
+/**
+ * Which side the sweep varies, from its release flags. One side per sweep: a client range and a server
+ * range together would vary both ends of the wire, and a change point could not say which release made
+ * it (nor which baseline it belongs to). Both lines of one side are fine: each line's releases run their
+ * own cases, as two tables.
+ */
+export function sweepRequests(options: Pick<SweepOptions, 'v1' | 'v2' | 'serverV1' | 'serverV2'>): { requests: ReleaseRequest[]; side: Side } {
+  const client = releaseRequests(options);
+  const server = serverReleaseRequests({ v1: options.serverV1, v2: options.serverV2 });
+  if (client.length > 0 && server.length > 0) {
+    throw new InputError(
+      `${client.map((r) => r.flag).join('/')} and ${server.map((r) => r.flag).join('/')}: a sweep varies one side of the wire (clients or servers); run two sweeps, each has its own baseline`,
+    );
+  }
+  if (client.length === 0 && server.length === 0) {
+    throw new InputError('sweep needs --v1 and/or --v2 (for example --v1 1.10.0..latest), or --server-v1 and/or --server-v2 for server releases');
+  }
+  return server.length > 0 ? { requests: server, side: 'server' } : { requests: client, side: 'client' };
+}
+
+/**
+ * A server sweep runs the cases whose fixture the swept server packages serve; the others are left out
+ * and said so (SweepResult.leftOut, one line in every report). A line whose package serves no case of the
+ * matrix would sweep nothing: that is a usage error, not an empty pass.
+ */
+function serverSweepCases(matrix: Matrix, requests: readonly ReleaseRequest[]): NonNullable<SweepResult['leftOut']> {
+  for (const request of requests) {
+    if (scenariosFor(matrix.scenarios, { side: 'server', line: request.line }).length === 0) {
+      throw new InputError(
+        `${request.flag}: no case of matrix ${matrix.name} runs a fixture from ${SERVER_PACKAGES[request.line]} in process; ` +
+          `${request.line === 'v2' ? 'the v2 server cases are in --matrix extended (server-side and protocol-era families) or all' : 'choose another --matrix or --case'}`,
+      );
+    }
+  }
+  return leftOutOfServerSweep(matrix.scenarios, requests.map((r) => r.line));
+}
+
 /** No baseline file is a state (nothing recorded yet), not an error; a file that is there must be valid. */
-function readBaseline(path: string, matrix: string): SweepBaseline | undefined {
+function readBaseline(path: string, matrix: string, side: Side): SweepBaseline | undefined {
   const baseline = existsSync(path) ? readJsonFile(path, SweepBaselineSchema, 'sweep baseline') : undefined;
   if (baseline && baseline.matrix !== matrix) throw new InputError(`${path}: a sweep baseline of matrix ${baseline.matrix}, not ${matrix}; name the matrix's own with --baseline`);
+  if (baseline && baseline.side !== side) throw new InputError(`${path}: a sweep baseline of ${baseline.side} releases, not ${side} releases; name the ${side} sweep's own with --baseline`);
   return baseline;
 }
 
@@ -166,7 +216,8 @@ function readRecordedCases(paths: readonly string[]): ResultFile | undefined {
 
 /** "latest" as the upper end of what was asked for (`latest`, `A..latest`) asks about the newest release. */
 export function gatedLines(request: SweepResult['request']): ClientLine[] {
-  return (['v1', 'v2'] as const).filter((line) => /(^|\.\.)latest$/.test(request[line]?.trim() ?? ''));
+  const asked = { v1: request.serverV1 ?? request.v1, v2: request.serverV2 ?? request.v2 };
+  return (['v1', 'v2'] as const).filter((line) => /(^|\.\.)latest$/.test(asked[line]?.trim() ?? ''));
 }
 
 function progress(io: CliIo) {
@@ -196,20 +247,20 @@ function validateReportOptions(options: SweepReportOptions, io: CliIo, shard: bo
 interface ReportPaths {
   readonly json: string;
   readonly jsonLabel: string;
-  /** --format html: the page's file; undefined prints it to stdout. */
+  /** --format html|markdown: the document's file; undefined prints it to stdout. */
   readonly html?: string;
   readonly baseline: string;
   readonly recorded: readonly string[];
 }
 
-function reportPaths(options: SweepReportOptions, format: SweepFormat, matrix: string, io: CliIo): ReportPaths {
+function reportPaths(options: SweepReportOptions, format: SweepFormat, matrix: string, io: CliIo, side: Side): ReportPaths {
   const out = options.out === undefined ? undefined : resolveFrom(io, options.out, DEFAULT_SWEEP_OUT);
-  const json = format === 'html' || !out ? DEFAULT_SWEEP_OUT : out;
+  const json = format !== 'table' || !out ? DEFAULT_SWEEP_OUT : out;
   return {
     json,
     jsonLabel: outputLabel(json, json === out ? '--out' : undefined),
-    ...(format === 'html' && out !== undefined && { html: out }),
-    baseline: resolveFrom(io, options.baseline, defaultBaselineFor(matrix)),
+    ...(format !== 'table' && out !== undefined && { html: out }),
+    baseline: resolveFrom(io, options.baseline, defaultBaselineFor(matrix, side)),
     recorded: recordedPathsFor(matrix, options, io),
   };
 }
@@ -266,11 +317,14 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
       writtenPath: displayPath(paths.json, io.cwd),
       paint: paintFor(io),
     });
-  if (inputs.format === 'html') {
-    const page = renderSweepHtml(result);
+  if (inputs.format !== 'table') {
+    const page =
+      inputs.format === 'html'
+        ? renderSweepHtml(result)
+        : renderSweepMarkdown({ result, baseline: result.shard ? [] : baseline, baselinePath: displayPath(paths.baseline, io.cwd), updatedBaseline: options.update, pinned, writtenPath: undefined });
     if (paths.html) {
       writeFileAtomic(paths.html, page, outputLabel(paths.html, '--out'));
-      io.stdout(`${terminal()}Sweep report (HTML) written to ${displayPath(paths.html, io.cwd)}\n`);
+      io.stdout(`${terminal()}Sweep report (${inputs.format === 'html' ? 'HTML' : 'Markdown'}) written to ${displayPath(paths.html, io.cwd)}\n`);
     } else io.stdout(page);
   } else if (options.json) io.stdout(serializeSweep(result));
   else if (options.ndjson) io.stdout(sweepToNdjson(result));
@@ -281,12 +335,12 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
 export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const format = validateReportOptions(options, io, shard !== undefined);
+  const { requests, side } = sweepRequests(options);
   const { matrix, builtInIds, subset } = await sweptMatrix(options, io);
-  const paths = reportPaths(options, format, matrix.name, io);
+  const leftOut = side === 'server' ? serverSweepCases(matrix, requests) : undefined;
+  const paths = reportPaths(options, format, matrix.name, io, side);
   checkReportOutputs(paths, options);
-  const requests = releaseRequests(options);
-  if (requests.length === 0) throw new InputError('sweep needs --v1 and/or --v2 (for example --v1 1.10.0..latest)');
-  const recordedBaseline = readBaseline(paths.baseline, matrix.name);
+  const recordedBaseline = readBaseline(paths.baseline, matrix.name, side);
   const baseline = subset ? onlyCases(recordedBaseline, new Set(matrix.scenarios.map((s) => s.id))) : recordedBaseline;
   // validated up front: a bad file must stop the run before it starts
   for (const path of paths.recorded) readRecordedResult(path);
@@ -294,7 +348,7 @@ export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise
   const status = progress(io);
   const releases: LoadableRelease[] = await resolveReleases(
     requests,
-    releaseContext(io, options.prerelease, (count) => status.line(`installing ${count} client release${count === 1 ? '' : 's'} with one npm install…`)),
+    releaseContext(io, options.prerelease, (count) => status.line(`installing ${count} ${side} release${count === 1 ? '' : 's'} with one npm install…`)),
   );
   const plan = releases.map(releaseKey);
   const mine = selectShard(releases, shard);
@@ -314,11 +368,17 @@ export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise
     kind: 'sweep',
     matrix: { name: matrix.name, title: matrix.title, source: matrix.source },
     environment,
-    request: { v1: options.v1 ?? null, v2: options.v2 ?? null, prerelease: options.prerelease },
+    request: {
+      v1: options.v1 ?? null,
+      v2: options.v2 ?? null,
+      ...(side === 'server' && { serverV1: options.serverV1 ?? null, serverV2: options.serverV2 ?? null }),
+      prerelease: options.prerelease,
+    },
     plan,
     ...(shard && { shard }),
     releases: runs,
     changePoints: changePoints(runs),
+    ...(leftOut && { leftOut }),
     summary: summarize(runs),
   };
   return report(result, options, io, { format, paths, baseline, gateIds: builtInIds });
@@ -329,11 +389,12 @@ export async function runMergeCommand(files: readonly string[], options: SweepRe
   const shardFiles = files.map((file) => resolveFrom(io, file, file));
   // The outputs are checked before the shards are read (an --out over a shard is refused as such), and
   // again once the shards name the matrix, whose own baseline and recorded result are then the inputs.
-  checkReportOutputs(reportPaths(options, format, 'audit', io), options, shardFiles);
+  checkReportOutputs(reportPaths(options, format, 'audit', io, 'client'), options, shardFiles);
   const parts = shardFiles.map((path) => ({ path: displayPath(path, io.cwd), result: readJsonFile(path, SweepResultSchema, 'sweep result') }));
   const merged = mergeShards(parts);
-  const paths = reportPaths(options, format, merged.matrix.name, io);
+  const side = sweepSide(merged);
+  const paths = reportPaths(options, format, merged.matrix.name, io, side);
   checkReportOutputs(paths, options, shardFiles);
-  const baseline = readBaseline(paths.baseline, merged.matrix.name);
+  const baseline = readBaseline(paths.baseline, merged.matrix.name, side);
   return report(merged, options, io, { format, paths, baseline });
 }

@@ -1,7 +1,8 @@
 // Facts about a case's server, derived once from its scenario: what the server's handler was given to
 // answer with (the one answer to "what did the server send" for every fixture kind), and which fixture
 // it was. The engine writes them into the record; fixtures and renderers read them from there.
-import type { Fixture, Scenario, ServerBehaviour, ToolResult, TransportKind } from './domain.ts';
+import type { ClientLine, Fixture, Scenario, ServerBehaviour, ToolResult, TransportKind } from './domain.ts';
+import { SERVER_PACKAGES } from './release.ts';
 
 /** The result the server's handler is given to answer tools/call with; null when it answers with none. */
 export function givenResult(server: ServerBehaviour): ToolResult | null {
@@ -60,3 +61,41 @@ export const FIXTURE_PACKAGES = {
   'v2-mcp-server': '@modelcontextprotocol/server',
   'v2-handler': '@modelcontextprotocol/server',
 } as const satisfies Record<Fixture['server'], string>;
+
+/**
+ * A server package of another release, for a server-side sweep (`--server-v1`/`--server-v2`): the fixtures
+ * load their server classes through it instead of importing the pinned install. Absent: the pinned one.
+ */
+export interface ServerSource {
+  /** Which server package: v1 `@modelcontextprotocol/sdk`, v2 `@modelcontextprotocol/server` (SERVER_PACKAGES). */
+  readonly line: ClientLine;
+  readonly label: string;
+  /** A module of the release by its subpath below the package (`server/index.js`; '' for the main entry). */
+  module(subpath: string): Promise<unknown>;
+  /** A dependency as the release itself resolves it (the helpers build their schemas with the release's zod). */
+  dependency(name: string): Promise<unknown>;
+}
+
+/**
+ * The modules of each line's server package the fixtures load (ServerSource.module). A server sweep's
+ * worker loads them before its cases run, so the first case does not pay for the import within its time
+ * limit (a client release is loaded before its cases the same way); one that fails to load is left to the
+ * case that needs it, which records the error.
+ */
+export const SERVER_SUBPATHS = {
+  v1: ['server/index.js', 'shared/protocol.js', 'types.js', 'server/mcp.js', 'server/streamableHttp.js'],
+  v2: [''],
+} as const satisfies Record<ClientLine, readonly string[]>;
+
+/**
+ * Why a case is left out of a server sweep of one line: its fixture is another package's, or it is the
+ * stdio child (a separate bundled process that always runs the pinned server).
+ */
+export type ServerSweepExclusion = 'other-package' | 'stdio-child';
+
+/** Whether a server sweep of `line`'s package varies this case's fixture, and if not, why. */
+export function serverSweepExclusion(scenario: Pick<Scenario, 'server' | 'transport'>, line: ClientLine): ServerSweepExclusion | null {
+  if (FIXTURE_PACKAGES[fixtureOf(scenario.server).server] !== SERVER_PACKAGES[line]) return 'other-package';
+  if (transportOf(scenario) === 'stdio') return 'stdio-child';
+  return null;
+}

@@ -1,13 +1,31 @@
 // A client release as results record it: which line, which package, which version and where it came
 // from, with no absolute paths. One schema; the type is inferred from it.
 import { z } from 'zod';
-import { ClientLineSchema } from './domain.ts';
+import { ClientLineSchema, type ClientLine } from './domain.ts';
 
 /** Where a release came from. `pinned` is the project's own install (results/recorded.json). */
 export const ReleaseSourceSchema = z.enum(['pinned', 'registry', 'tarball', 'folder']);
 
+/**
+ * Which side of the wire a sweep varies: the client package of a line (the fixture stays the pinned server),
+ * or the server package a fixture comes from (the clients stay pinned).
+ */
+export const SIDES = ['client', 'server'] as const;
+export type Side = (typeof SIDES)[number];
+
+/**
+ * The server package of each line: the v1 SDK (low-level `Server`, `McpServer`), and the v2 server package
+ * (its `McpServer` and `createMcpHandler`). `--server-v1`/`--server-v2` vary these.
+ */
+export const SERVER_PACKAGES = {
+  v1: '@modelcontextprotocol/sdk',
+  v2: '@modelcontextprotocol/server',
+} as const satisfies Record<ClientLine, string>;
+
 export const ReleaseIdentitySchema = z
   .object({
+    /** Present for a server release (`--server-v1`/`--server-v2`); a client release has none. */
+    side: z.literal('server').optional(),
     line: ClientLineSchema,
     packageName: z.string(),
     /** The version in the release's own package.json. */
@@ -21,9 +39,13 @@ export const ReleaseIdentitySchema = z
   .strict();
 export type ReleaseIdentity = z.infer<typeof ReleaseIdentitySchema>;
 
-/** `line@label`: how plans, baselines and reports name a release. */
-export function releaseKey(release: Pick<ReleaseIdentity, 'line' | 'label'>): string {
-  return `${release.line}@${release.label}`;
+export function sideOf(release: Pick<ReleaseIdentity, 'side'>): Side {
+  return release.side ?? 'client';
+}
+
+/** `line@label` (`server-line@label` for a server release): how plans, baselines and reports name a release. */
+export function releaseKey(release: Pick<ReleaseIdentity, 'side' | 'line' | 'label'>): string {
+  return `${release.side === 'server' ? 'server-' : ''}${release.line}@${release.label}`;
 }
 
 /**

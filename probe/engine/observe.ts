@@ -1,6 +1,7 @@
 // Runs one scenario against one real client and records what happened. No judgement here.
 import type { ClientAdapter, ConnectedClient } from '../clients/index.ts';
-import type { ErrorInfo, JsonValue, Observation, Scenario, ServerSent, Stage } from '../core/domain.ts';
+import type { ClientLine, ErrorInfo, JsonValue, Observation, Scenario, ServerSent, Stage } from '../core/domain.ts';
+import type { ServerSource } from '../core/fixture.ts';
 import { classifyRejection } from '../core/rejected-by.ts';
 import { SECOND_PAGE, startFixtureServer, type RunningFixture } from '../fixtures/index.ts';
 
@@ -21,6 +22,8 @@ export interface ObserveOptions {
   readonly onStage?: (stage: Stage) => void;
   readonly onSent?: (sent: ServerSent) => void;
   readonly onObserved?: (observation: Observation) => void;
+  /** Server packages of other releases, by line (a server sweep); the pinned ones when absent. */
+  readonly servers?: Partial<Record<ClientLine, ServerSource>>;
 }
 
 /** Normalises what a client threw: v1 `McpError`, v2 `ProtocolError` (numeric code) or `SdkError` (string code). */
@@ -101,7 +104,7 @@ export async function observe(scenario: Scenario, adapter: ClientAdapter, runOpt
   let abandoned = false;
   const steps = async (): Promise<ClientObservation> => {
     try {
-      const started = await startFixtureServer(scenario.tool, scenario.server, scenario.transport);
+      const started = await startFixtureServer(scenario.tool, scenario.server, scenario.transport, runOptions.servers);
       if (abandoned) {
         await closeQuietly(started, options.timeoutMs);
         return { outcome: 'timeout', stage, afterMs: options.timeoutMs };

@@ -5,6 +5,7 @@
 import { adapters, type ClientUnderTest } from '../clients/index.ts';
 import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, Scenario } from '../core/domain.ts';
 import { RESULT_SCHEMA_VERSION } from '../core/domain.ts';
+import type { ServerSource } from '../core/fixture.ts';
 import { clientPackageOf } from '../core/release.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { observe } from './observe.ts';
@@ -18,6 +19,8 @@ export interface RunCasesOptions {
   readonly environment: Environment;
   /** The client each line's cases run against, when not the project's pinned one. */
   readonly clients?: Partial<Record<ClientLine, ClientUnderTest>>;
+  /** The server package each line's fixtures come from, when not the pinned one (a server sweep). */
+  readonly servers?: Partial<Record<ClientLine, ServerSource>>;
 }
 
 /** A case that is over: its record and the rule findings of its result (null: it was given none). */
@@ -47,7 +50,7 @@ export async function runCases(scenarios: readonly Scenario[], options: RunCases
   const cases: CaseRecord[] = [];
   for (const scenario of scenarios) {
     const client = options.clients?.[scenario.client] ?? pinnedClient(scenario.client, options.environment);
-    cases.push(recordCase(scenario, client.clientPackage, await observe(scenario, client.adapter, { timeoutMs })));
+    cases.push(recordCase(scenario, client.clientPackage, await observe(scenario, client.adapter, { timeoutMs, ...(options.servers && { servers: options.servers }) })));
   }
   return cases;
 }

@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, readFileSync, realpathSync, rmSync, statSync,
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ClientLine } from '../core/domain.ts';
-import type { ReleaseIdentity } from '../core/release.ts';
+import { SERVER_PACKAGES, type ReleaseIdentity, type Side } from '../core/release.ts';
 import { InputError } from '../core/errors.ts';
 import { makeFolder, writeFileAtomic } from '../io/files.ts';
 import { lockedIntegrity } from '../io/lockfile.ts';
@@ -26,8 +26,19 @@ export function defaultCacheDir(projectRoot: string, env: Readonly<Record<string
   return env.MCP_SDK_PROBE_CACHE ? resolve(env.MCP_SDK_PROBE_CACHE) : join(projectRoot, '.cache', 'releases');
 }
 
-export function aliasFor(line: ClientLine, label: string): string {
-  return `${line}-${label.replace(/[^a-z0-9.+-]/gi, '-').replace('+', '-')}`;
+/**
+ * The alias a release installs under: `v1-1.33.0`. A server release of a line whose server package is
+ * its client package (v1: the SDK) shares the client's install; another package gets its own prefix
+ * (`server-v2-2.4.0` for @modelcontextprotocol/server).
+ */
+export function aliasFor(line: ClientLine, label: string, side: Side = 'client'): string {
+  const prefix = side === 'server' && SERVER_PACKAGES[line] !== CLIENT_PACKAGES[line] ? `server-${line}` : line;
+  return `${prefix}-${label.replace(/[^a-z0-9.+-]/gi, '-').replace('+', '-')}`;
+}
+
+/** The npm package a release of a line and side comes from. */
+export function packageFor(line: ClientLine, side: Side = 'client'): string {
+  return side === 'server' ? SERVER_PACKAGES[line] : CLIENT_PACKAGES[line];
 }
 
 interface CacheManifest {
@@ -66,6 +77,8 @@ function sha512(path: string): string {
 export interface Wanted {
   readonly line: ClientLine;
   readonly version: string;
+  /** `server`: the line's server package (SERVER_PACKAGES); a client release when absent. */
+  readonly side?: Side;
 }
 
 export interface InstallReport {
@@ -110,7 +123,7 @@ export class ReleaseCache {
 
   /** Whether a published release is already installed here (no registry needed to use it). */
   has(wanted: Wanted): boolean {
-    return installedVersion(this.aliasDir(aliasFor(wanted.line, wanted.version)), CLIENT_PACKAGES[wanted.line]) === wanted.version;
+    return installedVersion(this.aliasDir(aliasFor(wanted.line, wanted.version, wanted.side)), packageFor(wanted.line, wanted.side)) === wanted.version;
   }
 
   /**
@@ -135,23 +148,25 @@ export class ReleaseCache {
 
   /** Installs every missing published release with one npm invocation; returns what it installed. */
   async install(wanted: readonly Wanted[], onStart?: (count: number) => void): Promise<InstallReport> {
-    const missing = wanted.filter((w) => !this.has(w));
+    // A v1 server release is the same install as the v1 client release: one alias, installed once.
+    const missing = [...new Map(wanted.filter((w) => !this.has(w)).map((w) => [aliasFor(w.line, w.version, w.side), w])).values()];
     if (missing.length === 0) return { installed: [] };
     onStart?.(missing.length);
     await this.addAndInstall(
-      Object.fromEntries(missing.map((w) => [aliasFor(w.line, w.version), `npm:${CLIENT_PACKAGES[w.line]}@${w.version}`])),
-      missing.map((w) => `${CLIENT_PACKAGES[w.line]}@${w.version}`).join(', '),
+      Object.fromEntries(missing.map((w) => [aliasFor(w.line, w.version, w.side), `npm:${packageFor(w.line, w.side)}@${w.version}`])),
+      missing.map((w) => `${packageFor(w.line, w.side)}@${w.version}`).join(', '),
     );
-    return { installed: missing.map((w) => `${w.line}@${w.version}`) };
+    return { installed: missing.map((w) => `${w.side === 'server' ? 'server-' : ''}${w.line}@${w.version}`) };
   }
 
   published(wanted: Wanted): LoadableRelease {
-    const alias = aliasFor(wanted.line, wanted.version);
-    const packageName = CLIENT_PACKAGES[wanted.line];
+    const alias = aliasFor(wanted.line, wanted.version, wanted.side);
+    const packageName = packageFor(wanted.line, wanted.side);
     if (installedVersion(this.aliasDir(alias), packageName) !== wanted.version) {
       throw new InputError(`${packageName}@${wanted.version} is not installed in ${this.dir} and could not be installed`);
     }
     return {
+      ...(wanted.side === 'server' && { side: 'server' as const }),
       line: wanted.line,
       packageName,
       version: wanted.version,
@@ -159,7 +174,8 @@ export class ReleaseCache {
       source: 'registry',
       integrity: lockedIntegrity(join(this.dir, 'package-lock.json'), `node_modules/${alias}`),
       loaderUrl: pathToFileURL(join(this.dir, 'load.mjs')).href,
-      specifier: [alias, CLIENT_ENTRY[wanted.line]].filter(Boolean).join('/'),
+      // A server release is loaded by subpath (ServerSource.module), so its specifier is the package itself.
+      specifier: wanted.side === 'server' ? alias : [alias, CLIENT_ENTRY[wanted.line]].filter(Boolean).join('/'),
     };
   }
 

@@ -7,14 +7,16 @@ import { readInstalledPackage } from '../io/environment.ts';
 import { checkFolderPath } from '../io/files.ts';
 import { lockedIntegrity } from '../io/lockfile.ts';
 import { InputError } from '../core/errors.ts';
-import { ReleaseCache, type LoadableRelease, type Wanted } from './cache.ts';
+import { packageFor, ReleaseCache, type LoadableRelease, type Wanted } from './cache.ts';
+import { releaseKey, type Side } from '../core/release.ts';
 import { compareReleases } from './order.ts';
 import { publishedVersions } from './registry.ts';
-import { CLIENT_PACKAGES } from '../clients/packages.ts';
 import { parseReleaseSpec, resolveRegistryQuery } from './spec.ts';
 
 export interface ReleaseRequest {
   readonly line: ClientLine;
+  /** `server`: the line's server package (`--server-v1`, `--server-v2`); a client release when absent. */
+  readonly side?: Side;
   /** The flag it came from, for messages: `--v1`. */
   readonly flag: string;
   readonly text: string;
@@ -40,13 +42,31 @@ export interface ResolveContext {
   readonly onInstall?: (count: number) => void;
 }
 
-/** The project's own install of a line's client: what results/recorded.json was recorded with. */
-export function pinnedRelease(line: ClientLine, projectRoot: string): LoadableRelease {
-  const packageName = CLIENT_PACKAGES[line];
+/** The server release flags of a sweep (`--server-v1 <text>`, `--server-v2 <text>`), in line order. */
+export function serverReleaseRequests(flags: Readonly<Partial<Record<ClientLine, string>>>): ReleaseRequest[] {
+  return releaseRequests(flags).map((request) => ({ ...request, side: 'server', flag: `--server-${request.line}` }));
+}
+
+/**
+ * The project's own install of a line's client (or, `server`, of its server package): what
+ * results/recorded.json was recorded with.
+ */
+export function pinnedRelease(line: ClientLine, projectRoot: string, side: Side = 'client'): LoadableRelease {
+  const packageName = packageFor(line, side);
   const installed = readInstalledPackage(packageName, join(projectRoot, 'package.json'));
   // No lockfile: the integrity is unknown (null), which the result says.
   const integrity = lockedIntegrity(join(projectRoot, 'package-lock.json'), `node_modules/${packageName}`);
-  return { line, packageName, version: installed.version, label: installed.version, source: 'pinned', integrity, loaderUrl: null, specifier: '' };
+  return {
+    ...(side === 'server' && { side }),
+    line,
+    packageName,
+    version: installed.version,
+    label: installed.version,
+    source: 'pinned',
+    integrity,
+    loaderUrl: null,
+    specifier: '',
+  };
 }
 
 export async function resolveReleases(requests: readonly ReleaseRequest[], context: ResolveContext): Promise<LoadableRelease[]> {
@@ -64,17 +84,20 @@ export async function resolveReleases(requests: readonly ReleaseRequest[], conte
 
   for (const request of requests) {
     const spec = parseReleaseSpec(request.flag, request.text);
+    if (spec.kind !== 'registry' && request.side === 'server') {
+      throw new InputError(`${request.flag} ${request.text}: server sweeps take published releases only (a version, a range or latest), not a local build`);
+    }
     if (spec.kind !== 'registry') {
       locals.push({ request, kind: spec.kind, path: resolve(context.cwd, spec.path.replace(/^~(?=[/\\])/, homedir())) });
       continue;
     }
-    const pinned = pinnedRelease(request.line, context.projectRoot);
+    const pinned = pinnedRelease(request.line, context.projectRoot, request.side);
     let versions: string[];
-    if (spec.query.kind === 'exact' && (spec.query.version === pinned.version || cache.has({ line: request.line, version: spec.query.version }))) {
+    if (spec.query.kind === 'exact' && (spec.query.version === pinned.version || cache.has({ line: request.line, version: spec.query.version, ...(request.side && { side: request.side }) }))) {
       versions = [spec.query.version];
     } else {
       useCache();
-      const { published, warning } = await publishedVersions(context.cacheDir, CLIENT_PACKAGES[request.line], request.flag);
+      const { published, warning } = await publishedVersions(context.cacheDir, packageFor(request.line, request.side), request.flag);
       if (warning) context.warn?.(warning);
       versions = resolveRegistryQuery(request.flag, spec, published, { prerelease: context.prerelease });
     }
@@ -83,16 +106,16 @@ export async function resolveReleases(requests: readonly ReleaseRequest[], conte
     }
     for (const version of versions) {
       if (version === pinned.version) releases.push(pinned);
-      else wanted.push({ line: request.line, version });
+      else wanted.push({ line: request.line, version, ...(request.side && { side: request.side }) });
     }
   }
 
-  const unique = [...new Map(wanted.map((w) => [`${w.line}@${w.version}`, w])).values()];
+  const unique = [...new Map(wanted.map((w) => [`${w.side ?? 'client'}:${w.line}@${w.version}`, w])).values()];
   if (locals.length > 0 || unique.some((w) => !cache.has(w))) useCache();
   await cache.install(unique, context.onInstall);
   for (const w of unique) releases.push(cache.published(w));
   for (const local of locals) releases.push(await cache.local(local.request.line, local.kind, local.path, local.request.flag));
 
-  const byKey = new Map(releases.map((r) => [`${r.line}@${r.label}`, r]));
+  const byKey = new Map(releases.map((r) => [releaseKey(r), r]));
   return [...byKey.values()].sort(compareReleases);
 }

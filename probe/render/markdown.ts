@@ -32,23 +32,23 @@ export interface EvidenceContext {
 const MARK = { pass: '✅', fail: '❌', unjudged: '➖' } as const satisfies Record<CaseRecord['verdict'], string>;
 
 /** A fenced block whose fence is longer than any backtick run inside, so content cannot close it. */
-function fenced(language: string, text: string): string {
+export function fenced(language: string, text: string): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   return `${fence}${language}\n${text}\n${fence}`;
 }
 
-function cell(text: string): string {
+export function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-function code(text: string): string {
+export function code(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const ticks = '`'.repeat(longest + 1);
   return longest > 0 ? `${ticks} ${text} ${ticks}` : `${ticks}${text}${ticks}`;
 }
 
-function html(text: string): string {
+export function html(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -3,9 +3,10 @@
 // marked and linked to each case's details (the result sent, and what each distinct behaviour observed).
 // Pure: a sweep result in, a string out. Inline CSS, no script, nothing fetched at view time.
 import type { CaseRecord } from '../core/domain.ts';
-import { releaseKey } from '../core/release.ts';
+import { releaseKey, sideOf, type Side } from '../core/release.ts';
+import { sweepSide } from '../sweep/gates.ts';
 import { behaviourOf, describeBehaviour, type Behaviour, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
-import { compressColumns, describeChangePoint, type ReleaseColumn } from './sweep.ts';
+import { compressColumns, describeChangePoint, describeLeftOut, describeLineRuns, describePinnedSide, type ReleaseColumn } from './sweep.ts';
 
 /** Escapes text for element content and double-quoted attributes alike. */
 function escapeHtml(text: string): string {
@@ -41,7 +42,7 @@ function cellOf(column: ReleaseColumn, caseId: string): Omit<Cell, 'columns'> {
   if (run.status === 'failed') return { kind: 'failed', text: `failed (${run.stage})`, key: `failed:${run.stage}` };
   const record = run.cases.find((c) => c.id === caseId);
   if (!record) return { kind: 'absent', text: '—', key: 'absent' };
-  const behaviour = behaviourOf(record.observed);
+  const behaviour = behaviourOf(record.observed, sideOf(run.release));
   return { kind: 'ran', text: describeBehaviour(behaviour), behaviour, key: stableKey(behaviour) };
 }
 
@@ -101,26 +102,26 @@ function renderLine(result: SweepResult, runs: readonly ReleaseRun[]): string {
   });
   if (caseIds.length === 0) rows.push(`<tr><th scope="row">(no release ran)</th>${columns.map((c) => `<td class="cell failed">${escapeHtml(cellOf(c, '').text)}</td>`).join('')}</tr>`);
   const first = runs[0]!;
-  const caption = `${first.release.line} · ${first.release.packageName} · ${runs.length} release${runs.length === 1 ? '' : 's'} (${span(runs.map((r) => r.release.label))})`;
+  const caption = describeLineRuns(runs);
   return `<section><h2>${escapeHtml(caption)}</h2><div class="scroll"><table class="grid"${attr('data-line', first.release.line)}><thead><tr><th scope="col">case</th>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
 }
 
 const json = (value: unknown) => `<pre>${escapeHtml(JSON.stringify(value, null, 2) ?? 'null')}</pre>`;
 
 function renderDetails(result: SweepResult): string {
-  const byCase = new Map<string, { record: CaseRecord; label: string }[]>();
+  const byCase = new Map<string, { record: CaseRecord; label: string; side: Side }[]>();
   for (const run of result.releases) {
     if (run.status !== 'ran') continue;
     for (const record of run.cases) {
       if (!byCase.has(record.id)) byCase.set(record.id, []);
-      byCase.get(record.id)!.push({ record, label: run.release.label });
+      byCase.get(record.id)!.push({ record, label: run.release.label, side: sideOf(run.release) });
     }
   }
   return [...byCase.entries()]
     .map(([caseId, seen]) => {
       const groups = new Map<string, { behaviour: Behaviour; labels: string[]; record: CaseRecord }>();
-      for (const { record, label } of seen) {
-        const behaviour = behaviourOf(record.observed);
+      for (const { record, label, side } of seen) {
+        const behaviour = behaviourOf(record.observed, side);
         const key = stableKey(behaviour);
         if (!groups.has(key)) groups.set(key, { behaviour, labels: [], record });
         groups.get(key)!.labels.push(label);
@@ -171,7 +172,15 @@ export function renderSweepHtml(result: SweepResult): string {
     .filter((runs) => runs.length > 0)
     .map((runs) => renderLine(result, runs));
   const failed = result.releases.filter((run): run is Extract<ReleaseRun, { status: 'failed' }> => run.status === 'failed');
-  const request = [result.request.v1 !== null && `--v1 ${result.request.v1}`, result.request.v2 !== null && `--v2 ${result.request.v2}`].filter(Boolean).join(' ');
+  const { request: asked } = result;
+  const request = [
+    asked.v1 !== null && `--v1 ${asked.v1}`,
+    asked.v2 !== null && `--v2 ${asked.v2}`,
+    asked.serverV1 != null && `--server-v1 ${asked.serverV1}`,
+    asked.serverV2 != null && `--server-v2 ${asked.serverV2}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
   const { summary } = result;
   const title = `Sweep of matrix ${result.matrix.name}`;
   return `<!doctype html>
@@ -179,7 +188,8 @@ export function renderSweepHtml(result: SweepResult): string {
 <title>${escapeHtml(title)}</title><style>${CSS}</style></head>
 <body>
 <h1>${escapeHtml(`${title}: ${result.matrix.title}`)}</h1>
-<p class="meta">${escapeHtml(`${env.harness} · sweep ${request}${result.shard ? ` · shard ${result.shard.index}/${result.shard.count}` : ''} · node ${env.node} ${env.platform}/${env.arch} · fixture @modelcontextprotocol/sdk@${env.packages['@modelcontextprotocol/sdk'] ?? '?'}`)}</p>
+<p class="meta">${escapeHtml(`${env.harness} · sweep ${request}${result.shard ? ` · shard ${result.shard.index}/${result.shard.count}` : ''} · node ${env.node} ${env.platform}/${env.arch} · ${sweepSide(result) === 'server' ? describePinnedSide(result) : `fixture @modelcontextprotocol/sdk@${env.packages['@modelcontextprotocol/sdk'] ?? '?'}`}`)}</p>
+${describeLeftOut(result).map((text) => `<p class="meta">${escapeHtml(text)}</p>`).join('\n')}
 <p class="meta">${escapeHtml(`${summary.releases} release${summary.releases === 1 ? '' : 's'} swept, ${summary.failedReleases} did not run, ${result.changePoints.length} change point${result.changePoints.length === 1 ? '' : 's'}`)}</p>
 <p class="legend"><strong>Legend:</strong> each row is a case and each column a release (consecutive releases that behaved the same in every case share a column, and within a row releases with the same behaviour share a cell). Colours belong to a row: the same colour is the same behaviour in that row, e.g.<span class="swatch" style="background:${PALETTE[0]}"></span>first<span class="swatch" style="background:${PALETTE[1]}"></span>second.
 <span class="marker">▲</span> a change point: the case behaves differently from the release before (hover for the change, click for the case's details).

@@ -1,8 +1,8 @@
 // The sweep report: per client line a case × release table with runs of identical releases compressed,
 // then failed releases, change points, the baseline comparison and the newest-vs-pinned gate.
 import { isDeepStrictEqual } from 'node:util';
-import type { BaselineComparison, BehaviourChange, PinnedComparison } from '../sweep/gates.ts';
-import { releaseKey } from '../core/release.ts';
+import { sweepSide, type BaselineComparison, type BehaviourChange, type PinnedComparison } from '../sweep/gates.ts';
+import { releaseKey, sideOf } from '../core/release.ts';
 import { behaviourOf, describeBehaviour, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
 import { NO_COLOUR, type Paint } from './terminal.ts';
 
@@ -15,7 +15,7 @@ export interface ReleaseColumn {
 /** Groups consecutive releases that behaved identically in every case into one column. */
 export function compressColumns(runs: readonly ReleaseRun[]): ReleaseColumn[] {
   const signature = (run: ReleaseRun) =>
-    run.status === 'ran' ? run.cases.map((c) => [c.id, behaviourOf(c.observed)]) : [`failed:${run.release.label}`];
+    run.status === 'ran' ? run.cases.map((c) => [c.id, behaviourOf(c.observed, sideOf(run.release))]) : [`failed:${run.release.label}`];
   const groups: ReleaseRun[][] = [];
   for (const run of runs) {
     const current = groups.at(-1);
@@ -44,7 +44,7 @@ export function renderLineTable(runs: readonly ReleaseRun[]): string[] {
     const run = column.runs[0]!;
     if (run.status === 'failed') return `failed (${run.stage})`;
     const record = run.cases.find((c) => c.id === id);
-    return record ? describeBehaviour(behaviourOf(record.observed)) : '—';
+    return record ? describeBehaviour(behaviourOf(record.observed, sideOf(run.release))) : '—';
   };
   const rows = [['case', ...columns.map((c) => c.label)], ...caseIds.map((id) => [id, ...columns.map((c) => cell(c, id))])];
   if (caseIds.length === 0) rows.push(['(no release ran)', ...columns.map((c) => cell(c, ''))]);
@@ -56,7 +56,11 @@ function describeChangeList(changes: readonly BehaviourChange[]): string[] {
 }
 
 export function describeChangePoint(point: SweepResult['changePoints'][number]): string {
-  return `${point.caseId}: ${describeBehaviour(point.before)} ≤ ${point.through} → ${describeBehaviour(point.after)} from ${point.from}`;
+  const [before, after] = [describeBehaviour(point.before), describeBehaviour(point.after)];
+  // The one-line wording leaves payloads out; when it reads the same on both sides, name what changed.
+  const keys = [...new Set([...Object.keys(point.before), ...Object.keys(point.after)])];
+  const differs = before === after ? ` (${keys.filter((key) => !isDeepStrictEqual(point.before[key], point.after[key])).join(', ')} differ)` : '';
+  return `${point.caseId}: ${before} ≤ ${point.through} → ${after} from ${point.from}${differs}`;
 }
 
 export interface SweepReportInput {
@@ -70,19 +74,50 @@ export interface SweepReportInput {
   readonly paint?: Paint;
 }
 
+/**
+ * What stayed pinned: the fixture's server in a client sweep; the clients in a server sweep, whose swept
+ * server packages each table names.
+ */
+export function describePinnedSide(result: SweepResult): string {
+  if (sweepSide(result) === 'server') {
+    // The clients as the case records name them (the pinned ones in a server sweep).
+    const clients = [...new Set(result.releases.flatMap((run) => (run.status === 'ran' ? run.cases.map((c) => c.clientPackage) : [])))].sort();
+    return `server sweep: each release's server package runs the fixtures; clients pinned: ${clients.join(', ') || '(no case ran)'}`;
+  }
+  return `fixture: @modelcontextprotocol/sdk@${result.environment.packages['@modelcontextprotocol/sdk']} low-level Server`;
+}
+
+const LEFT_OUT_WORDING = {
+  'other-package': 'their fixture comes from a server package this sweep does not vary',
+  'stdio-child': 'the stdio fixture is a separate bundled process that always runs the pinned server',
+} as const satisfies Record<NonNullable<SweepResult['leftOut']>[number]['reason'], string>;
+
+/** One line per reason a server sweep left cases out (never silently). */
+export function describeLeftOut(result: SweepResult): string[] {
+  return (result.leftOut ?? []).map(
+    (group) => `${group.caseIds.length} case${group.caseIds.length === 1 ? '' : 's'} of the matrix not run: ${LEFT_OUT_WORDING[group.reason]} (${group.caseIds[0]}${group.caseIds.length > 1 ? ', …' : ''})`,
+  );
+}
+
+/** A table's heading: `v1 · @modelcontextprotocol/client …`, or `server v2 · @modelcontextprotocol/server …` in a server sweep. */
+export function describeLineRuns(runs: readonly ReleaseRun[]): string {
+  const first = runs[0]!.release;
+  const span = runs.length === 1 ? first.label : `${first.label}–${runs.at(-1)!.release.label}`;
+  return `${first.side === 'server' ? 'server ' : ''}${first.line} · ${first.packageName} · ${runs.length} release${runs.length === 1 ? '' : 's'} (${span})`;
+}
+
 export function renderSweepReport(input: SweepReportInput): string {
   const { result, paint = NO_COLOUR } = input;
-  const fixture = result.environment.packages['@modelcontextprotocol/sdk'];
   const lines = [
     paint.bold(`${result.environment.harness} · sweep of matrix ${result.matrix.name}: ${result.matrix.title}`),
-    paint.dim(`fixture: @modelcontextprotocol/sdk@${fixture} low-level Server · node ${result.environment.node} ${result.environment.platform}/${result.environment.arch}`),
+    paint.dim(`${describePinnedSide(result)} · node ${result.environment.node} ${result.environment.platform}/${result.environment.arch}`),
   ];
   if (result.shard) lines.push(paint.dim(`shard ${result.shard.index}/${result.shard.count} of ${result.plan.length} planned releases`));
+  for (const text of describeLeftOut(result)) lines.push(paint.dim(text));
   for (const line of ['v1', 'v2'] as const) {
     const runs = result.releases.filter((run) => run.release.line === line);
     if (runs.length === 0) continue;
-    const span = runs.length === 1 ? runs[0]!.release.label : `${runs[0]!.release.label}–${runs.at(-1)!.release.label}`;
-    lines.push('', paint.bold(`${line} · ${runs[0]!.release.packageName} · ${runs.length} release${runs.length === 1 ? '' : 's'} (${span})`));
+    lines.push('', paint.bold(describeLineRuns(runs)));
     lines.push(...renderLineTable(runs));
   }
 
@@ -114,11 +149,12 @@ export function renderSweepReport(input: SweepReportInput): string {
       lines.push(...describeChangeList(entry.cases));
     }
   }
+  const side = sweepSide(result) === 'server' ? 'server ' : '';
   for (const entry of input.pinned) {
-    if (entry.kind === 'same') lines.push(paint.pass(`Newest ${entry.line} release ${entry.release} behaves as the pinned ${entry.pinned} in every case`));
-    else if (entry.kind === 'did-not-run') lines.push(paint.fail(`Newest ${entry.line} release ${entry.release} did not run, so it cannot be compared with the pinned ${entry.pinned}`));
+    if (entry.kind === 'same') lines.push(paint.pass(`Newest ${side}${entry.line} release ${entry.release} behaves as the pinned ${entry.pinned} in every case`));
+    else if (entry.kind === 'did-not-run') lines.push(paint.fail(`Newest ${side}${entry.line} release ${entry.release} did not run, so it cannot be compared with the pinned ${entry.pinned}`));
     else {
-      lines.push(paint.fail(`Newest ${entry.line} release ${entry.release} behaves differently from the pinned ${entry.pinned}:`));
+      lines.push(paint.fail(`Newest ${side}${entry.line} release ${entry.release} behaves differently from the pinned ${entry.pinned}:`));
       lines.push(...describeChangeList(entry.cases));
     }
   }

@@ -36,6 +36,7 @@ export function serializeBaseline(baseline: SweepBaseline): string {
     schemaVersion: baseline.schemaVersion,
     kind: baseline.kind,
     matrix: baseline.matrix,
+    side: baseline.side,
     releases: baseline.releases.map((entry) => ({
       release: entry.release,
       integrity: entry.integrity,

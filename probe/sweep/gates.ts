@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { ClientLine, ResultFile } from '../core/domain.ts';
 import { exitCode } from '../core/exit-code.ts';
 import { compareReleases } from '../releases/order.ts';
-import { parseReleaseKey, releaseKey } from '../core/release.ts';
+import { clientPackageOf, parseReleaseKey, releaseKey, SERVER_PACKAGES, SIDES, sideOf, type Side } from '../core/release.ts';
 import { BehaviourSchema, behaviourOf, type Behaviour, type ReleaseRun, type SweepResult } from './model.ts';
 
 export const SweepBaselineSchema = z
@@ -14,6 +14,8 @@ export const SweepBaselineSchema = z
     schemaVersion: z.literal(1),
     kind: z.literal('sweep-baseline'),
     matrix: z.string(),
+    /** Which side the recorded sweep varied; a file without it is a client sweep's (recorded before server sweeps). */
+    side: z.enum(SIDES).default('client'),
     releases: z.array(
       z
         .object({
@@ -34,13 +36,18 @@ function baselineEntry(run: ReleaseRun): BaselineEntry {
     release: releaseKey(run.release),
     integrity: run.release.integrity,
     status: run.status,
-    behaviours: run.status === 'ran' ? Object.fromEntries(run.cases.map((c) => [c.id, behaviourOf(c.observed)])) : {},
+    behaviours: run.status === 'ran' ? Object.fromEntries(run.cases.map((c) => [c.id, behaviourOf(c.observed, sideOf(run.release))])) : {},
   };
+}
+
+/** Which side a sweep varied: a server sweep asks for server ranges (its releases then all are server releases). */
+export function sweepSide(result: Pick<SweepResult, 'request'>): Side {
+  return result.request.serverV1 != null || result.request.serverV2 != null ? 'server' : 'client';
 }
 
 /** The baseline a sweep records: per release, what each case did (error wording left out). */
 export function toBaseline(result: SweepResult): SweepBaseline {
-  return { schemaVersion: 1, kind: 'sweep-baseline', matrix: result.matrix.name, releases: result.releases.map(baselineEntry) };
+  return { schemaVersion: 1, kind: 'sweep-baseline', matrix: result.matrix.name, side: sweepSide(result), releases: result.releases.map(baselineEntry) };
 }
 
 /** `--update` on a partial sweep keeps the baseline's other releases: a sweep records what it ran. */
@@ -106,7 +113,9 @@ export type PinnedComparison =
 
 /**
  * The newest release of each gated line against the pinned client's recorded audit result: "does the
- * newest release treat these results differently from the one we pinned?"
+ * newest release treat these results differently from the one we pinned?" In a server sweep the lines are
+ * server packages and the question is the same about the newest server release (the clients are pinned in
+ * both), over the cases that release ran, comparing what went on the wire too.
  */
 export function compareNewestWithPinned(
   recorded: ResultFile,
@@ -115,17 +124,25 @@ export function compareNewestWithPinned(
   /** The case ids the gate covers (a --case subset, without user scenarios); all when absent. */
   only?: ReadonlySet<string>,
 ): PinnedComparison[] {
+  const side = sweepSide(result);
   const covered = (id: string) => only === undefined || only.has(id);
   return lines.flatMap((line): PinnedComparison[] => {
-    const runs = result.releases.filter((run) => run.release.line === line);
+    const runs = result.releases.filter((run) => run.release.line === line && sideOf(run.release) === side);
     const newest = runs.at(-1);
     if (!newest) return [];
-    const pinnedCases = recorded.cases.filter((c) => c.client === line && covered(c.id));
-    const pinned = pinnedCases[0]?.clientPackage ?? `${line} (not in the recorded result)`;
+    const swept = newest.status === 'ran' ? new Set(newest.cases.map((c) => c.id)) : new Set<string>();
+    const pinnedCases = recorded.cases.filter((c) => (side === 'server' ? swept.has(c.id) : c.client === line) && covered(c.id));
+    const serverPackage = recorded.environment.packages[SERVER_PACKAGES[line]];
+    const pinned =
+      side === 'server'
+        ? serverPackage === undefined
+          ? `${SERVER_PACKAGES[line]} (not in the recorded result)`
+          : clientPackageOf(SERVER_PACKAGES[line], serverPackage)
+        : (pinnedCases[0]?.clientPackage ?? `${line} (not in the recorded result)`);
     const release = releaseKey(newest.release);
     if (newest.status !== 'ran') return [{ line, kind: 'did-not-run', release, pinned }];
-    const before = Object.fromEntries(pinnedCases.map((c) => [c.id, behaviourOf(c.observed)]));
-    const after = Object.fromEntries(newest.cases.filter((c) => covered(c.id)).map((c) => [c.id, behaviourOf(c.observed)]));
+    const before = Object.fromEntries(pinnedCases.map((c) => [c.id, behaviourOf(c.observed, side)]));
+    const after = Object.fromEntries(newest.cases.filter((c) => covered(c.id)).map((c) => [c.id, behaviourOf(c.observed, side)]));
     const cases = behaviourChanges(before, after);
     return [cases.length === 0 ? { line, kind: 'same', release, pinned } : { line, kind: 'differs', release, pinned, cases }];
   });

@@ -9,8 +9,9 @@ import {
   JsonValueSchema,
   type JsonValue,
   type Observation,
+  type ServerSent,
 } from '../core/domain.ts';
-import { ReleaseIdentitySchema } from '../core/release.ts';
+import { ReleaseIdentitySchema, sideOf, type Side } from '../core/release.ts';
 
 export const ReleaseRunSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('ran'), release: ReleaseIdentitySchema, cases: z.array(CaseRecordSchema) }).strict(),
@@ -31,7 +32,29 @@ export type ReleaseRun = z.infer<typeof ReleaseRunSchema>;
 export const BehaviourSchema = z.record(z.string(), JsonValueSchema);
 export type Behaviour = z.infer<typeof BehaviourSchema>;
 
-export function behaviourOf(observed: Observation): Behaviour {
+/**
+ * What a case did. In a server sweep (`side` server) it also holds what the server put on the wire
+ * (`sent`, the record's serverSent without error wording), since that is what the swept package decides;
+ * in a client sweep the server is the pinned one and the wire is the same for every release.
+ */
+export function behaviourOf(observed: Observation, side: Side = 'client'): Behaviour {
+  const client = clientBehaviourOf(observed);
+  return side === 'server' ? { sent: sentBehaviour(observed.serverSent), ...client } : client;
+}
+
+function sentBehaviour(sent: ServerSent): JsonValue {
+  if (typeof sent === 'string') return sent;
+  if ('error' in sent) return { error: { code: sent.error.code } };
+  return sent;
+}
+
+function describeSent(sent: JsonValue | undefined): string {
+  if (typeof sent === 'string') return sent === 'as-scenario' ? 'sent as given' : `sent ${sent}`;
+  if (sent && typeof sent === 'object' && 'error' in sent) return `sent error ${String((sent.error as { code?: number }).code)}`;
+  return 'sent altered';
+}
+
+function clientBehaviourOf(observed: Observation): Behaviour {
   switch (observed.outcome) {
     case 'returned': {
       const behaviour: Behaviour = { outcome: 'returned', isError: observed.isError === true };
@@ -50,6 +73,12 @@ export function behaviourOf(observed: Observation): Behaviour {
 
 export function describeBehaviour(behaviour: Behaviour | undefined): string {
   if (!behaviour) return '—';
+  // A server sweep's behaviour: what the server sent, then what the client made of it.
+  if ('sent' in behaviour) return `${describeSent(behaviour.sent)} → ${describeClientBehaviour(behaviour)}`;
+  return describeClientBehaviour(behaviour);
+}
+
+function describeClientBehaviour(behaviour: Behaviour): string {
   switch (behaviour.outcome) {
     case 'returned':
       return behaviour.isError ? 'returned isError' : 'returned';
@@ -83,7 +112,16 @@ export const SweepResultSchema = z
     matrix: z.object({ name: z.string(), title: z.string(), source: z.string() }).strict(),
     environment: EnvironmentSchema,
     /** The releases asked for, as typed, and every release they resolved to (`line@label`), in order. */
-    request: z.object({ v1: z.string().nullable(), v2: z.string().nullable(), prerelease: z.boolean() }).strict(),
+    request: z
+      .object({
+        v1: z.string().nullable(),
+        v2: z.string().nullable(),
+        /** A server sweep's ranges (`--server-v1`, `--server-v2`); absent in a client sweep. */
+        serverV1: z.string().nullable().optional(),
+        serverV2: z.string().nullable().optional(),
+        prerelease: z.boolean(),
+      })
+      .strict(),
     plan: z.array(z.string()),
     /** Present only in a shard's output; `merge` removes it. */
     shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).strict().optional(),
@@ -97,6 +135,11 @@ export const SweepResultSchema = z
       })
       .strict(),
     changePoints: z.array(ChangePointSchema),
+    /**
+     * A server sweep only: the matrix's cases no swept server package serves (another package's fixture,
+     * or the stdio child, which is a bundled process of the pinned server), so they did not run.
+     */
+    leftOut: z.array(z.object({ reason: z.enum(['other-package', 'stdio-child']), caseIds: z.array(z.string()) }).strict()).optional(),
     releases: z.array(ReleaseRunSchema),
   })
   .strict();
@@ -112,7 +155,7 @@ export function changePoints(releases: readonly ReleaseRun[]): ChangePoint[] {
   for (const run of releases) {
     if (run.status !== 'ran') continue;
     for (const record of run.cases) {
-      const behaviour = behaviourOf(record.observed);
+      const behaviour = behaviourOf(record.observed, sideOf(run.release));
       const previous = last.get(record.id);
       if (previous && !isDeepStrictEqual(previous.behaviour, behaviour)) {
         points.push({ caseId: record.id, through: previous.label, from: run.release.label, before: previous.behaviour, after: behaviour });

@@ -7,6 +7,7 @@ import type { Environment, Matrix } from '../core/domain.ts';
 import type { LoadableRelease } from '../releases/cache.ts';
 import type { WorkerInput, WorkerOutput } from './protocol.ts';
 import type { ReleaseRun } from './model.ts';
+import { scenariosFor } from './side.ts';
 
 export interface SweepRunOptions {
   readonly matrix: Matrix;
@@ -20,12 +21,12 @@ export interface SweepRunOptions {
 }
 
 function identity(release: LoadableRelease): ReleaseRun['release'] {
-  const { line, packageName, version, label, source, integrity } = release;
-  return { line, packageName, version, label, source, integrity };
+  const { side, line, packageName, version, label, source, integrity } = release;
+  return { ...(side && { side }), line, packageName, version, label, source, integrity };
 }
 
 function runOne(release: LoadableRelease, options: SweepRunOptions): Promise<ReleaseRun> {
-  const scenarios = options.matrix.scenarios.filter((s) => s.client === release.line);
+  const scenarios = scenariosFor(options.matrix.scenarios, release);
   const input: WorkerInput = { release, scenarios, timeoutMs: options.timeoutMs, environment: options.environment };
   // Every case has its own limit; this only catches a release that wedges the worker outside a case.
   // (A case may have a longer limit of its own: the extended matrix's waiting cases.)

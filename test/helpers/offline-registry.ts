@@ -18,6 +18,11 @@ export const PUBLISHED = {
     versions: '2.0.0-alpha.2 2.0.0-alpha.3 2.0.0-beta.1 2.0.0-beta.2 2.0.0-beta.3 2.0.0-beta.4 2.0.0-beta.5 2.0.0 2.1.0 2.2.0 2.3.0 2.3.1 2.4.0',
     latest: '2.4.0',
   },
+  // The v2 server package, for server sweeps (--server-v2); its pinned 2.4.0 is the newest.
+  '@modelcontextprotocol/server': {
+    versions: '2.0.0-alpha.2 2.0.0-alpha.3 2.0.0-alpha.4 2.0.0-beta.1 2.0.0-beta.2 2.0.0-beta.3 2.0.0-beta.4 2.0.0-beta.5 2.0.0 2.1.0 2.2.0 2.3.0 2.3.1 2.4.0',
+    latest: '2.4.0',
+  },
 } as const;
 
 /** A fresh release cache holding only the cached version lists; pass it as MCP_SDK_PROBE_CACHE. */

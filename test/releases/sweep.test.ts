@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ResultFileSchema } from '../../probe/core/domain.ts';
-import { SweepResultSchema, type SweepResult } from '../../probe/sweep/model.ts';
+import { describeBehaviour, SweepResultSchema, type SweepResult } from '../../probe/sweep/model.ts';
 import { ROOT, runCli } from '../helpers/cli.ts';
 import { UNREACHABLE_REGISTRY } from '../helpers/offline-registry.ts';
 import { expectValidResult } from '../helpers/schema.ts';
@@ -78,6 +78,55 @@ describe('sweep over real releases', () => {
     expect(incomplete.stderr).toContain('shard 2/2 missing');
   });
 
+
+  // Server sweeps (--server-v1): the clients stay pinned and the SDK's server varies. Both change points
+  // were found by sweeping (results/sweep-baseline-server-all.json) and narrowed to the two releases around them.
+  it('names the server release that changed the wire: the low-level Server checks results from 1.24.0', async () => {
+    const run = await runCli(['sweep', '--matrix', 'extended', '--server-v1', '1.23.1..1.24.0', '--case', 'v1/warm/wrapped-success-structured-null', '--out', join(dir, 'server-ll.json'), '--baseline', join(dir, 'none.json')]);
+    expect(run.stderr).not.toMatch(/mcp-sdk-probe: /);
+    expect(run.code).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(readFileSync(join(dir, 'server-ll.json'), 'utf8')));
+    expect(result.plan).toEqual(['server-v1@1.23.1', 'server-v1@1.24.0']);
+    expect(result.releases.map((r) => [r.release.side, r.release.packageName, r.release.source])).toEqual([
+      ['server', '@modelcontextprotocol/sdk', 'registry'],
+      ['server', '@modelcontextprotocol/sdk', 'registry'],
+    ]);
+    // Observed: 1.23.1 sent the result as given and the pinned v1 client's result parse refused it (a
+    // ZodError); 1.24.0's Server.setRequestHandler refuses it itself and sends -32602 instead.
+    expect(result.changePoints).toEqual([
+      {
+        caseId: 'v1/warm/wrapped-success-structured-null',
+        through: '1.23.1',
+        from: '1.24.0',
+        before: { sent: 'as-scenario', outcome: 'rejected', code: null, name: '$ZodError' },
+        after: { sent: { error: { code: -32602 } }, outcome: 'rejected', code: -32602, name: 'McpError' },
+      },
+    ]);
+    expect(run.stdout).toContain('server v1 · @modelcontextprotocol/sdk · 2 releases (1.23.1–1.24.0)');
+    expect(run.stdout).toContain('v1/warm/wrapped-success-structured-null: sent as given → rejected $ZodError ≤ 1.23.1 → sent error -32602 → rejected -32602 from 1.24.0');
+  });
+
+  it('names the McpServer release that turned validation errors into isError results (1.21.0), and records a release without registerTool as what happened', async () => {
+    const run = await runCli(['sweep', '--matrix', 'extended', '--server-v1', '1.10.0 || 1.20.2 || 1.21.0', '--case', '*/warm/v1-mcp-server-off-schema-success', '--out', join(dir, 'server-mcp.json'), '--baseline', join(dir, 'none.json')]);
+    expect(run.stderr).not.toMatch(/mcp-sdk-probe: /);
+    expect(run.code).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(readFileSync(join(dir, 'server-mcp.json'), 'utf8')));
+    const [old] = result.releases;
+    // 1.10.0 has McpServer but no registerTool: each case crashed at connect, and the sweep went on.
+    expect(old?.status === 'ran' && old.cases.map((c) => c.observed)).toEqual([
+      { outcome: 'crashed', stage: 'connect', error: { name: 'Error', code: null, message: 'this McpServer has no registerTool' }, serverSent: 'nothing' },
+      { outcome: 'crashed', stage: 'connect', error: { name: 'Error', code: null, message: 'this McpServer has no registerTool' }, serverSent: 'nothing' },
+    ]);
+    // Observed: 1.20.2 answered the off-schema structuredContent with a -32602 error; 1.21.0 with an isError
+    // result carrying the validation message; both pinned clients pass on what they were sent.
+    const from121 = result.changePoints.filter((p) => p.from === '1.21.0');
+    expect(from121.map((p) => [p.caseId, p.through, describeBehaviour(p.before), describeBehaviour(p.after)])).toEqual([
+      ['v1/warm/v1-mcp-server-off-schema-success', '1.20.2', 'sent error -32602 → rejected -32602', 'sent altered → returned isError'],
+      ['v2/warm/v1-mcp-server-off-schema-success', '1.20.2', 'sent error -32602 → rejected -32602', 'sent altered → returned isError'],
+    ]);
+    const record = result.releases[2]?.status === 'ran' ? result.releases[2].cases[0] : undefined;
+    expect(record?.observed.serverSent).toMatchObject({ altered: { isError: true } });
+  });
 
   it('runs an unreleased build from a packed tarball', async () => {
     // Pack the project's own pinned v1 client, as an SDK maintainer would pack a change before release.

@@ -1,0 +1,31 @@
+// What differs when a sweep varies the server package instead of the client (`--server-v1`/`--server-v2`):
+// which cases a release runs, which are left out and why, and the behaviour compared between releases,
+// which then includes what the server put on the wire.
+import type { ClientLine, Scenario } from '../core/domain.ts';
+import { serverSweepExclusion, type ServerSweepExclusion } from '../core/fixture.ts';
+import type { ReleaseIdentity } from '../core/release.ts';
+import type { SweepResult } from './model.ts';
+
+/** The cases a release runs: a client release its line's cases; a server release the cases whose fixture its package serves. */
+export function scenariosFor(scenarios: readonly Scenario[], release: Pick<ReleaseIdentity, 'side' | 'line'>): Scenario[] {
+  if (release.side !== 'server') return scenarios.filter((s) => s.client === release.line);
+  return scenarios.filter((s) => serverSweepExclusion(s, release.line) === null);
+}
+
+type LeftOut = NonNullable<SweepResult['leftOut']>[number];
+
+/**
+ * The cases no server release of the swept lines runs, grouped by why, so the sweep can say so in one line
+ * (never silently): other packages' fixtures, and the stdio child (a bundled process of the pinned server).
+ */
+export function leftOutOfServerSweep(scenarios: readonly Scenario[], lines: readonly ClientLine[]): LeftOut[] {
+  const byReason = new Map<ServerSweepExclusion, string[]>();
+  for (const scenario of scenarios) {
+    const reasons = lines.map((line) => serverSweepExclusion(scenario, line));
+    if (reasons.some((reason) => reason === null)) continue;
+    // stdio-child wins over other-package: the case's package is swept, its process is not.
+    const reason = reasons.includes('stdio-child') ? 'stdio-child' : 'other-package';
+    byReason.set(reason, [...(byReason.get(reason) ?? []), scenario.id]);
+  }
+  return (['other-package', 'stdio-child'] as const).filter((r) => byReason.has(r)).map((reason) => ({ reason, caseIds: byReason.get(reason)! }));
+}
