@@ -56,6 +56,11 @@ export interface PoolOptions {
   readonly workerData?: Record<string, unknown>;
   /** Each case once it is over (its record and its rule findings), in the order cases finish. */
   readonly onCaseDone?: (index: number, record: CaseRecord, lint: Finding[] | null) => void;
+  /**
+   * false: a record is dropped once onCaseDone has it, and the run's `records` come back empty (the
+   * caller keeps what it needs of each; a long run's memory does not grow with its records).
+   */
+  readonly retain?: boolean;
 }
 
 interface Running {
@@ -67,7 +72,7 @@ interface Running {
 }
 
 export interface PoolRun {
-  /** In scenario order. */
+  /** In scenario order (none when the run was not to retain them). */
   readonly records: CaseRecord[];
   /** Per scenario, the rule findings of the result it was given (null: none given). */
   readonly lints: (Finding[] | null)[];
@@ -152,7 +157,9 @@ export function startCaseThreadEarly(options: Pick<PoolOptions, 'environment' | 
 }
 
 export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOptions): Promise<PoolRun> {
-  const records: (CaseRecord | undefined)[] = new Array(scenarios.length);
+  // undefined: not settled yet; null: settled, reported and dropped (a run that does not retain records).
+  const records: (CaseRecord | null | undefined)[] = new Array(scenarios.length);
+  const retain = options.retain ?? true;
   // Until a thread reports them, a case's checks count as not finished (a stopped thread never will).
   const lints: (Finding[] | null)[] = scenarios.map((scenario) => (givenResult(scenario.server) ? checksNotFinished() : null));
   const input: CaseWorkerInput = { environment: options.environment, clients: options.clients ?? {} };
@@ -169,7 +176,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
     let failed = false;
     const finishIfDone = () => {
       if (failed || settled < scenarios.length || workers.size > 0) return;
-      resolve({ records: records as CaseRecord[], lints });
+      resolve({ records: retain ? (records as CaseRecord[]) : [], lints });
     };
     const settle = (index: number, observed: Observation, packageName: string) => {
       if (records[index] !== undefined) return;
@@ -183,6 +190,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
       if (!record || reported.has(index)) return;
       reported.add(index);
       options.onCaseDone?.(index, record, lints[index] ?? null);
+      if (!retain) records[index] = null;
     };
 
     const start = () => {
