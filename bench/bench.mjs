@@ -124,8 +124,11 @@ const SCALE_TOOL = {
   outputSchema: { type: 'object', properties: { value: { type: 'number' } }, required: ['value'], additionalProperties: false },
 };
 
+// Flat: the probe's peak memory may grow from the smallest size to the largest by no more than the bare
+// loop's does (the bare loop keeps nothing; what it grows by is V8's and the SDKs' own).
 function benchScale() {
   console.log(`\ngenerated user scenarios (4 cells each: v1/v2, warm/cold), one thread, against the bare loop`);
+  const sizes = [];
   for (const cases of values['scale-cases'].split(',').map(Number)) {
     const dir = join(scratch, `scale-${cases}`);
     mkdirSync(dir, { recursive: true });
@@ -145,6 +148,16 @@ function benchScale() {
         `bare loop ${perCase(floor).toFixed(2)} ms/case ${(floor.rssKb / 1024).toFixed(0)} MB; ` +
         `time ${(probe.ms / floor.ms).toFixed(2)}x (target <= ${SCALE_TIME_TARGET}x: ${probe.ms / floor.ms <= SCALE_TIME_TARGET ? 'met' : 'MISSED'}), ` +
         `memory ${(probe.rssKb / floor.rssKb).toFixed(2)}x (target <= ${SCALE_MEMORY_TARGET}x: ${probe.rssKb / floor.rssKb <= SCALE_MEMORY_TARGET ? 'met' : 'MISSED'})`,
+    );
+    sizes.push({ cases: scenarios.length * 4, probe, floor });
+  }
+  if (sizes.length >= 2) {
+    const [small, large] = [sizes[0], sizes[sizes.length - 1]];
+    const growth = (a, b) => `${((b.rssKb - a.rssKb) / 1024).toFixed(0)} MB (${(b.rssKb / a.rssKb).toFixed(2)}x)`;
+    const flat = large.probe.rssKb / small.probe.rssKb <= large.floor.rssKb / small.floor.rssKb + 0.05;
+    console.log(
+      `peak memory from ${small.cases} to ${large.cases} cases: probe +${growth(small.probe, large.probe)}, bare loop +${growth(small.floor, large.floor)} ` +
+        `(flat: grows no more than the bare loop's, within 5%: ${flat ? 'met' : 'MISSED'})`,
     );
   }
 }
