@@ -14,6 +14,7 @@ import { checkEmitOutputs, defaultJsonPathFor, emit, guardedPaths, parseFormat, 
 import { journalPath, openJournal, readJournal, runFingerprint } from '../io/journal.ts';
 import { checkReproRequest, reproFiles } from './repro.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
+import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { startCaseThreadEarly } from '../engine/pool.ts';
 import { combineHeaders, streamMatrix } from '../engine/run.ts';
@@ -94,8 +95,11 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   const recordedPaths = names.map((name) => resolveFrom(io, options.recorded, RECORDED_FOR[name]));
   const otherReleases = options.v1 !== undefined || options.v2 !== undefined;
   const environment = captureEnvironment();
-  // The first case thread loads the pinned SDKs while this thread reads and checks the inputs.
-  if (!otherReleases) startCaseThreadEarly({ environment });
+  // The case threads load the pinned SDKs while this thread reads and checks the inputs: one, or for the
+  // whole extended matrix (~150 cases, one thread per core by default) as many as the run will use, so
+  // the second thread's start-up is not paid after the inputs are read (issue 10: --matrix all speed).
+  const earlyThreads = names.includes('extended') && options.case.length === 0 ? Math.min(options.jobs ?? availableParallelism(), availableParallelism()) : 1;
+  if (!otherReleases) startCaseThreadEarly({ environment }, earlyThreads);
   if (options.update && isCi(io.env)) {
     // vitest's rule for snapshots: baselines are recorded on purpose by a person, never by CI.
     throw new InputError('--update rewrites the recorded result and is refused when CI is set');

@@ -165,17 +165,20 @@ function newThread(options: Pick<PoolOptions, 'workerUrl' | 'workerData'>, input
 }
 
 /**
- * Starts a thread for a run that is about to come, so its clients load while the command still reads its
- * inputs; the run takes it if it asks for the same clients (else it ends with the process, unused).
+ * Starts threads for a run that is about to come (one, or `count`), so their clients load while the
+ * command still reads its inputs; the run takes them if it asks for the same clients (else they end with
+ * the process, unused).
  */
-export function startCaseThreadEarly(options: Pick<PoolOptions, 'environment' | 'clients'>): void {
+export function startCaseThreadEarly(options: Pick<PoolOptions, 'environment' | 'clients'>, count = 1): void {
   const input: CaseWorkerInput = { environment: options.environment, clients: options.clients ?? {} };
   const key = threadKey({}, input);
-  const worker = newThread({}, input, key);
-  worker.unref();
-  let free = idle.get(key);
-  if (!free) idle.set(key, (free = []));
-  free.push(worker);
+  for (let i = 0; i < count; i++) {
+    const worker = newThread({}, input, key);
+    worker.unref();
+    let free = idle.get(key);
+    if (!free) idle.set(key, (free = []));
+    free.push(worker);
+  }
 }
 
 export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOptions): Promise<PoolRun> {
