@@ -145,7 +145,10 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   const resultPath = resultJsonPath(format, out, defaultJsonPathFor(DEFAULT_OUT, io));
   const journalFile = journalPath(resultPath);
   checkOutputPath(journalFile, `${journalFile} (the run journal)`, guardedPaths(inputs));
-  const run = runFingerprint({ selected, user: selectedUser, timeout: options.timeout, clients, packages: environment.packages });
+  const run = runFingerprint(
+    { matrices: names, sizes: selected.map((part) => part.length), user: selectedUser.length, timeout: options.timeout, clients, packages: environment.packages },
+    [...selected.flat(), ...selectedUser],
+  );
   const resumed = options.resume ? readJournal(journalFile, run) : undefined;
   makeFolder(dirname(journalFile), journalFile);
   const journal = openJournal(journalFile, run, resumed !== undefined);
