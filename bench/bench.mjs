@@ -3,7 +3,7 @@
 // hits both alike; medians and their ratio are the result. A benchmark, not a test: it asserts nothing.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -37,6 +37,7 @@ if (values.only !== undefined && !['audit', 'matrix', 'scale', 'sweep', 'explore
 
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-bench-'));
 const rssFile = join(scratch, 'rss');
+const cpuFile = join(scratch, 'cpu');
 const subjects = {
   floor: [join(ROOT, 'bench', 'floor.mjs')],
   probe: [join(ROOT, 'probe', 'bin', 'launch.mjs'), '--out', join(scratch, 'latest.json')],
@@ -48,13 +49,18 @@ function timeOnce(args, env = {}, okStatuses = [0]) {
   const started = process.hrtime.bigint();
   const child = spawnSync(process.execPath, ['--import', join(ROOT, 'bench', 'rss.mjs'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, BENCH_RSS_FILE: rssFile, NO_COLOR: '1', ...env },
+    env: { ...process.env, BENCH_RSS_FILE: rssFile, BENCH_CPU_FILE: cpuFile, NO_COLOR: '1', ...env },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (!okStatuses.includes(child.status)) throw new Error(`${args[0]} exited ${child.status}: ${child.stderr || child.stdout}`);
-  return { ms, rssKb: Number(readFileSync(rssFile, 'utf8')) };
+  return { ms, rssKb: Number(readFileSync(rssFile, 'utf8')), cpuMs: Number(readFileSync(cpuFile, 'utf8')) / 1000 };
+}
+
+/** The machine's load when a part starts: ratios measured on a busy machine are noisy. */
+function loadLine() {
+  return `load ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
 }
 
 const median = (xs) => {
@@ -75,16 +81,17 @@ function benchAudit() {
     for (const name of i % 2 ? [...order].reverse() : order) samples[name].push(timeOnce(subjects[name]));
   }
   const stats = Object.fromEntries(
-    Object.entries(samples).map(([name, xs]) => [name, { ms: median(xs.map((x) => x.ms)), rssMb: median(xs.map((x) => x.rssKb)) / 1024 }]),
+    Object.entries(samples).map(([name, xs]) => [name, { ms: median(xs.map((x) => x.ms)), rssMb: median(xs.map((x) => x.rssKb)) / 1024, cpuMs: median(xs.map((x) => x.cpuMs)) }]),
   );
   const ratio = stats.probe.ms / stats.floor.ms;
   const rssRatio = stats.probe.rssMb / stats.floor.rssMb;
-  const row = (label, s) => `${label.padEnd(56)} ${s.ms.toFixed(0).padStart(6)} ms  ${s.rssMb.toFixed(1).padStart(6)} MB`;
-  console.log(`13-case audit, ${runs} alternating runs each, node ${process.version}, medians (wall time, peak RSS)`);
+  const row = (label, s) => `${label.padEnd(56)} ${s.ms.toFixed(0).padStart(6)} ms  ${s.rssMb.toFixed(1).padStart(6)} MB  ${s.cpuMs.toFixed(0).padStart(6)} ms CPU`;
+  console.log(`13-case audit, ${runs} alternating runs each, node ${process.version}, ${loadLine()}, medians (wall time, peak RSS, CPU of all threads)`);
   console.log(row('floor: bench/floor.mjs (same 13 calls, no harness)', stats.floor));
   console.log(row('probe: mcp-sdk-probe (probe/bin/launch.mjs)', stats.probe));
   console.log(row('reference: the same CLI from source through tsx', stats.tsx));
   console.log(`ratio probe/floor: time ${ratio.toFixed(2)}x (target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'}), memory ${rssRatio.toFixed(2)}x; through tsx it would be ${(stats.tsx.ms / stats.floor.ms).toFixed(2)}x`);
+  console.log(`CPU time probe/floor: ${(stats.probe.cpuMs / stats.floor.cpuMs).toFixed(2)}x (less distorted than wall time on a loaded machine; not the target)`);
   console.log(`first run after a fresh clone (includes bundling probe/ with esbuild): ${firstRun.ms.toFixed(0)} ms`);
 }
 
@@ -101,7 +108,7 @@ function benchMatrixAll() {
   const same = readFileSync(join(scratch, 'all-1.json'), 'utf8') === readFileSync(join(scratch, 'all-2.json'), 'utf8');
   const ratio = two / one;
   console.log(`
---matrix all (165 cases), ${sweepRuns} alternating runs each, medians`);
+--matrix all (165 cases), ${sweepRuns} alternating runs each, medians, ${loadLine()}`);
   console.log(`--jobs 2: ${(two / 1000).toFixed(1)} s   --jobs 1: ${(one / 1000).toFixed(1)} s   ratio ${ratio.toFixed(2)}x (target <= ${MATRIX_ALL_TARGET}x: ${ratio <= MATRIX_ALL_TARGET ? 'met' : 'MISSED'}); result files ${same ? 'byte-identical' : 'DIFFER'}`);
 }
 
@@ -124,8 +131,11 @@ const SCALE_TOOL = {
   outputSchema: { type: 'object', properties: { value: { type: 'number' } }, required: ['value'], additionalProperties: false },
 };
 
+// Flat: the probe's peak memory may grow from the smallest size to the largest by no more than the bare
+// loop's does (the bare loop keeps nothing; what it grows by is V8's and the SDKs' own).
 function benchScale() {
-  console.log(`\ngenerated user scenarios (4 cells each: v1/v2, warm/cold), one thread, against the bare loop`);
+  console.log(`\ngenerated user scenarios (4 cells each: v1/v2, warm/cold), one thread, against the bare loop, ${loadLine()}`);
+  const sizes = [];
   for (const cases of values['scale-cases'].split(',').map(Number)) {
     const dir = join(scratch, `scale-${cases}`);
     mkdirSync(dir, { recursive: true });
@@ -144,7 +154,18 @@ function benchScale() {
       `${String(scenarios.length * 4).padStart(6)} cases: probe ${perCase(probe).toFixed(2)} ms/case ${(probe.rssKb / 1024).toFixed(0)} MB; ` +
         `bare loop ${perCase(floor).toFixed(2)} ms/case ${(floor.rssKb / 1024).toFixed(0)} MB; ` +
         `time ${(probe.ms / floor.ms).toFixed(2)}x (target <= ${SCALE_TIME_TARGET}x: ${probe.ms / floor.ms <= SCALE_TIME_TARGET ? 'met' : 'MISSED'}), ` +
-        `memory ${(probe.rssKb / floor.rssKb).toFixed(2)}x (target <= ${SCALE_MEMORY_TARGET}x: ${probe.rssKb / floor.rssKb <= SCALE_MEMORY_TARGET ? 'met' : 'MISSED'})`,
+        `memory ${(probe.rssKb / floor.rssKb).toFixed(2)}x (target <= ${SCALE_MEMORY_TARGET}x: ${probe.rssKb / floor.rssKb <= SCALE_MEMORY_TARGET ? 'met' : 'MISSED'}); ` +
+        `CPU ${(probe.cpuMs / floor.cpuMs).toFixed(2)}x`,
+    );
+    sizes.push({ cases: scenarios.length * 4, probe, floor });
+  }
+  if (sizes.length >= 2) {
+    const [small, large] = [sizes[0], sizes[sizes.length - 1]];
+    const growth = (a, b) => `${((b.rssKb - a.rssKb) / 1024).toFixed(0)} MB (${(b.rssKb / a.rssKb).toFixed(2)}x)`;
+    const flat = large.probe.rssKb / small.probe.rssKb <= large.floor.rssKb / small.floor.rssKb + 0.05;
+    console.log(
+      `peak memory from ${small.cases} to ${large.cases} cases: probe +${growth(small.probe, large.probe)}, bare loop +${growth(small.floor, large.floor)} ` +
+        `(flat: grows no more than the bare loop's, within 5%: ${flat ? 'met' : 'MISSED'})`,
     );
   }
 }

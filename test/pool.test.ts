@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defineCase } from '../probe/core/define.ts';
 import { ResultFileSchema } from '../probe/core/domain.ts';
-import { CASE_WORKER, runCasesInPool } from '../probe/engine/pool.ts';
+import { CASE_WORKER, dispatchOrder, runCasesInPool } from '../probe/engine/pool.ts';
+import { extendedMatrix } from '../scenarios/extended/index.ts';
 import { captureEnvironment } from '../probe/io/environment.ts';
 import { auditShapes, auditTool } from '../scenarios/audit.ts';
 import { runMain } from './helpers/main.ts';
@@ -99,5 +100,20 @@ describe('case pool', () => {
     const two = await runMain(['--jobs', '2', '--out', join(dir, 'two.json')]);
     expect([one.code, two.code]).toEqual([0, 0]);
     expect(readFileSync(join(dir, 'two.json'), 'utf8')).toBe(readFileSync(join(dir, 'one.json'), 'utf8'));
+  });
+
+  it('hands the slow cases (stdio, then loopback HTTP) to threads first, the rest in scenario order', () => {
+    const scenarios = extendedMatrix.scenarios;
+    const order = dispatchOrder(scenarios);
+    expect([...order].sort((a, b) => a - b)).toEqual(scenarios.map((_, i) => i));
+    const kinds = order.map((i) => scenarios[i]!.transport ?? 'in-memory');
+    const firstOther = kinds.findIndex((kind) => kind !== 'stdio');
+    expect(firstOther).toBeGreaterThan(0);
+    expect(kinds.slice(firstOther).includes('stdio')).toBe(false);
+    const afterHttp = kinds.findIndex((kind, i) => i >= firstOther && kind !== 'http');
+    expect(afterHttp).toBeGreaterThan(firstOther);
+    expect(kinds.slice(afterHttp).some((kind) => kind === 'stdio' || kind === 'http')).toBe(false);
+    // Within each kind, scenario order.
+    for (const part of [order.slice(0, firstOther), order.slice(firstOther, afterHttp), order.slice(afterHttp)]) expect(part).toEqual([...part].sort((a, b) => a - b));
   });
 });

@@ -1,7 +1,12 @@
 // Bundles the probe's own TypeScript (probe/, scenarios/) into dist/cli.mjs with esbuild, which the
-// toolchain already carries (tsx and vite depend on it). The SDK packages stay external and load as
-// the plain JavaScript they ship: routing them through a TypeScript loader (tsx) costs ~2x on module
-// loading, which would dominate a run that makes 13 in-memory calls.
+// toolchain already carries (tsx and vite depend on it). Routing the sources through a TypeScript loader
+// (tsx) costs ~2x on module loading, which would dominate a run that makes 13 in-memory calls.
+// The threads and processes that run cases (dist/case-worker.mjs, dist/fixture-stdio.mjs) carry the SDKs
+// and their dependencies inlined: resolving and reading the ~370 modules they are made of, in every case
+// thread and every stdio child, cost more than the cases (issue 10; `npm run bench`). The command's own
+// thread (dist/cli.mjs) inlines its libraries (zod, commander, ajv, ...) but never the SDKs, which it
+// does not load for a pooled run. The library (dist/index.mjs, dist/vitest.mjs) and the sweep's worker
+// keep every package external: a consumer's install decides those.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -18,6 +23,8 @@ export const LIBRARY_BUNDLE = join(PROJECT_ROOT, 'dist', 'index.mjs');
 /** The vitest matchers (probe/api/vitest.ts), the package's `mcp-sdk-probe/vitest` export. */
 export const VITEST_BUNDLE = join(PROJECT_ROOT, 'dist', 'vitest.mjs');
 const STAMP = join(PROJECT_ROOT, 'dist', 'cli.stamp');
+/** The case pool's thread (probe/engine/case-worker.ts). */
+const CASE_WORKER_BUNDLE = join(PROJECT_ROOT, 'dist', 'case-worker.mjs');
 const SOURCE_DIRS = ['probe', 'scenarios'];
 
 /**
@@ -36,7 +43,9 @@ export function sourceStamp(root = PROJECT_ROOT) {
       .filter((entry) => entry.isFile() && !/\.test\.[cm]?ts$/.test(entry.name))
       .map((entry) => join(entry.parentPath ?? entry.path, entry.name)),
   );
+  // The lockfile too: the bundles inline the installed SDKs' dependencies, which it pins.
   files.push(join(root, 'package.json'));
+  if (existsSync(join(root, 'package-lock.json'))) files.push(join(root, 'package-lock.json'));
   for (const file of files.map((f) => relative(root, f)).sort()) {
     hash.update(`${file}\0`).update(readFileSync(join(root, file))).update('\0');
   }
@@ -64,6 +73,12 @@ const LIBRARY_AS_SIBLING = {
   },
 };
 
+/**
+ * Bundled code that inlines CommonJS packages (ajv, ...) calls `require` for Node's built-ins, which an ES
+ * module does not have: each bundle that inlines packages gets one.
+ */
+const REQUIRE_BANNER = "import { createRequire as __probeCreateRequire } from 'node:module'; const require = __probeCreateRequire(import.meta.url);";
+
 export async function buildCli(stamp = sourceStamp()) {
   const { build } = await import('esbuild');
   mkdirSync(dirname(CLI_BUNDLE), { recursive: true });
@@ -71,28 +86,39 @@ export async function buildCli(stamp = sourceStamp()) {
   // half-written bundle, and the stamp only appears once its bundle is in place.
   const temporary = join(dirname(CLI_BUNDLE), `.build-${process.pid}`);
   try {
-    await build({
-      entryPoints: {
-        cli: join(PROJECT_ROOT, 'probe', 'commands', 'main.ts'),
-        'sweep-worker': join(PROJECT_ROOT, 'probe', 'sweep', 'worker.ts'),
-        'fixture-stdio': join(PROJECT_ROOT, 'probe', 'fixtures', 'stdio-child.ts'),
-        'case-worker': join(PROJECT_ROOT, 'probe', 'engine', 'case-worker.ts'),
-        index: join(PROJECT_ROOT, 'probe', 'api', 'index.ts'),
-        vitest: join(PROJECT_ROOT, 'probe', 'api', 'vitest.ts'),
-      },
-      outdir: temporary,
-      outExtension: { '.js': '.mjs' },
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      logLevel: 'error',
-      plugins: [LIBRARY_AS_SIBLING],
-    });
+    const common = { outdir: temporary, outExtension: { '.js': '.mjs' }, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' };
+    await Promise.all([
+      build({
+        ...common,
+        entryPoints: {
+          'sweep-worker': join(PROJECT_ROOT, 'probe', 'sweep', 'worker.ts'),
+          index: join(PROJECT_ROOT, 'probe', 'api', 'index.ts'),
+          vitest: join(PROJECT_ROOT, 'probe', 'api', 'vitest.ts'),
+        },
+        packages: 'external',
+        plugins: [LIBRARY_AS_SIBLING],
+      }),
+      // The case runners: everything inlined but esbuild (user .ts files are bundled in another process).
+      build({
+        ...common,
+        entryPoints: {
+          'case-worker': join(PROJECT_ROOT, 'probe', 'engine', 'case-worker.ts'),
+          'fixture-stdio': join(PROJECT_ROOT, 'probe', 'fixtures', 'stdio-child.ts'),
+        },
+        external: ['esbuild'],
+        banner: { js: REQUIRE_BANNER },
+      }),
+      // The command's thread: its libraries inlined; the SDKs stay external (loaded only by in-process runs).
+      build({
+        ...common,
+        entryPoints: { cli: join(PROJECT_ROOT, 'probe', 'commands', 'main.ts') },
+        external: ['esbuild', '@modelcontextprotocol/*'],
+        banner: { js: REQUIRE_BANNER },
+      }),
+    ]);
     renameSync(join(temporary, 'sweep-worker.mjs'), SWEEP_WORKER_BUNDLE);
     renameSync(join(temporary, 'fixture-stdio.mjs'), FIXTURE_STDIO_BUNDLE);
-    renameSync(join(temporary, 'case-worker.mjs'), join(dirname(CLI_BUNDLE), 'case-worker.mjs'));
+    renameSync(join(temporary, 'case-worker.mjs'), CASE_WORKER_BUNDLE);
     renameSync(join(temporary, 'index.mjs'), LIBRARY_BUNDLE);
     renameSync(join(temporary, 'vitest.mjs'), VITEST_BUNDLE);
     renameSync(join(temporary, 'cli.mjs'), CLI_BUNDLE);

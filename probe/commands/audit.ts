@@ -1,22 +1,23 @@
 // The default command: the audit matrix against the pinned clients, or against other releases of them
 // (--v1 / --v2), judged against the audit and compared with the recorded result.
 import { auditMatrix } from '../../scenarios/audit.ts';
-import { combineComparisons, compareWithRecorded } from '../core/compare.ts';
-import type { ClientLine, Matrix, Scenario } from '../core/domain.ts';
+import { combineComparisons, startComparison, type CaseComparison } from '../core/compare.ts';
+import type { ClientLine, Matrix, ResultFile, Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { exitCodeFor } from '../core/exit-code.ts';
 import { loadClientUnderTest, type ClientModuleRef } from '../clients/load.ts';
 import { releaseRequests, resolveReleases } from '../releases/resolve.ts';
-import { renderTerminalReport } from '../render/terminal.ts';
-import { readRecordedResult, serializeResult } from '../io/json-files.ts';
+import { caseLine, renderTerminalReport, type CaseLine } from '../render/terminal.ts';
+import { readRecordedResult } from '../io/json-files.ts';
 import { checkOutputPath, makeFolder, writeFileAtomic } from '../io/files.ts';
-import { checkEmitOutputs, defaultJsonPathFor, emit, guardedPaths, parseFormat, resultJsonPath } from './report.ts';
+import { checkEmitOutputs, defaultJsonPathFor, emit, guardedPaths, parseFormat, resultJsonPath, resultPieces, type StreamedResult } from './report.ts';
 import { journalPath, openJournal, readJournal, runFingerprint } from '../io/journal.ts';
 import { checkReproRequest, reproFiles } from './repro.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
+import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { startCaseThreadEarly } from '../engine/pool.ts';
-import { combineForDisplay, runMatrix, type CaseDone } from '../engine/run.ts';
+import { combineHeaders, streamMatrix } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { caseMatcher, selectScenarios } from '../core/select.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, DEFAULT_RECORDED_EXTENDED, RUNS_FROM_CHECKOUT, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
@@ -94,8 +95,11 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   const recordedPaths = names.map((name) => resolveFrom(io, options.recorded, RECORDED_FOR[name]));
   const otherReleases = options.v1 !== undefined || options.v2 !== undefined;
   const environment = captureEnvironment();
-  // The first case thread loads the pinned SDKs while this thread reads and checks the inputs.
-  if (!otherReleases) startCaseThreadEarly({ environment });
+  // The case threads load the pinned SDKs while this thread reads and checks the inputs: one, or for the
+  // whole extended matrix (~150 cases, one thread per core by default) as many as the run will use, so
+  // the second thread's start-up is not paid after the inputs are read (issue 10: --matrix all speed).
+  const earlyThreads = names.includes('extended') && options.case.length === 0 ? Math.min(options.jobs ?? availableParallelism(), availableParallelism()) : 1;
+  if (!otherReleases) startCaseThreadEarly({ environment }, earlyThreads);
   if (options.update && isCi(io.env)) {
     // vitest's rule for snapshots: baselines are recorded on purpose by a person, never by CI.
     throw new InputError('--update rewrites the recorded result and is refused when CI is set');
@@ -141,7 +145,10 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   const resultPath = resultJsonPath(format, out, defaultJsonPathFor(DEFAULT_OUT, io));
   const journalFile = journalPath(resultPath);
   checkOutputPath(journalFile, `${journalFile} (the run journal)`, guardedPaths(inputs));
-  const run = runFingerprint({ selected, user: selectedUser, timeout: options.timeout, clients, packages: environment.packages });
+  const run = runFingerprint(
+    { matrices: names, sizes: selected.map((part) => part.length), user: selectedUser.length, timeout: options.timeout, clients, packages: environment.packages },
+    [...selected.flat(), ...selectedUser],
+  );
   const resumed = options.resume ? readJournal(journalFile, run) : undefined;
   makeFolder(dirname(journalFile), journalFile);
   const journal = openJournal(journalFile, run, resumed !== undefined);
@@ -149,40 +156,67 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     ...(options.jobs !== undefined && { jobs: options.jobs }),
     clients,
     ...(resumed && { resumed }),
-    onCaseDone: (done: CaseDone) => journal.append(done.record, done.lint),
   };
 
-  // Each built-in matrix runs on its own and is compared with its own recorded result.
-  const parts = [];
-  for (const [i, m] of matrices.entries()) {
-    const own = await runMatrix(m, selected[i]!, { timeoutMs: options.timeout, environment, pool });
-    const before = recorded[i]!;
-    const comparison = compareWithRecorded(before.kind === 'found' ? before.result : undefined, own, {
-      fullMatrix: own.cases.length === m.scenarios.length,
+  // Each built-in matrix runs on its own and is compared with its own recorded result. No record is kept
+  // for the run: each goes to the journal as it is over, leaving its report line and comparison entry
+  // behind, and the result file is assembled from the journal at the end (issue 10: memory flat).
+  const runPart = async (matrix: Matrix, scenarios: readonly Scenario[], before?: { result: ResultFile | undefined; fullMatrix: boolean }) => {
+    const comparer = before && startComparison(before.result, {
+      fullMatrix: before.fullMatrix,
       // Another release is expected to have another package label; what matters is whether it behaves
       // like the pinned client the recorded result was made with.
       ignore: otherReleases ? ['clientPackage'] : [],
     });
-    parts.push({ own, comparison, path: recordedPaths[i]! });
+    const lines: CaseLine[] = new Array(scenarios.length);
+    const entries: CaseComparison[] = new Array(scenarios.length);
+    const header = await streamMatrix(matrix, scenarios, {
+      timeoutMs: options.timeout,
+      environment,
+      pool,
+      onCase: (index, done, wasResumed) => {
+        if (!wasResumed) journal.append(done.record, done.lint);
+        lines[index] = caseLine(done.record);
+        if (comparer) entries[index] = comparer.compare(done.record);
+      },
+    });
+    const ids = scenarios.map((scenario) => scenario.id);
+    return { header, lines, ids, comparison: comparer?.finish(entries) };
+  };
+  const parts = [];
+  for (const [i, m] of matrices.entries()) {
+    const before = recorded[i]!;
+    const own = await runPart(m, selected[i]!, { result: before.kind === 'found' ? before.result : undefined, fullMatrix: selected[i]!.length === m.scenarios.length });
+    parts.push({ ...own, comparison: own.comparison!, path: recordedPaths[i]! });
   }
   // User scenarios run beside them; only built-in cases have recorded results.
-  const user = userScenarios.length > 0 ? await runMatrix(USER_MATRIX, selectedUser, { timeoutMs: options.timeout, environment, pool }) : undefined;
+  const user = userScenarios.length > 0 ? await runPart(USER_MATRIX, selectedUser) : undefined;
   const first = matrices[0]!;
-  const result =
-    parts.length === 1 && !user
-      ? parts[0]!.own
-      : combineForDisplay(
+  const all = [...parts, ...(user ? [user] : [])];
+  const header =
+    all.length === 1
+      ? all[0]!.header
+      : combineHeaders(
           {
             name: matrices.length === 1 ? first.name : 'all',
             title: matrices.length === 1 ? first.title : matrices.map((m) => m.title).join(' + '),
             source: matrices.length === 1 ? first.source : matrices.map((m) => m.source).join('; '),
           },
-          [...parts.map((p) => p.own), ...(user ? [user] : [])],
+          all.map((p) => p.header),
         );
+  const result: StreamedResult = { header, records: () => journal.records(all.flatMap((p) => p.ids)) };
   const comparison = combineComparisons(parts.map((p) => p.comparison));
   const reproCase = [...selected.flat(), ...selectedUser][0];
-  const repro = reproDir !== undefined && reproCase ? reproFiles(reproCase, result, options.timeout) : undefined;
-  if (options.update) for (const part of parts) writeFileAtomic(part.path, serializeResult(part.own), `${part.path} (--update)`);
+  const repro =
+    reproDir !== undefined && reproCase
+      ? reproFiles(reproCase, { ...header, cases: [...journal.records([reproCase.id])] }, options.timeout)
+      : undefined;
+  if (options.update) {
+    for (const part of parts) {
+      const own: StreamedResult = { header: part.header, records: () => journal.records(part.ids) };
+      writeFileAtomic(part.path, resultPieces(own), `${part.path} (--update)`);
+    }
+  }
   const shownRecorded = parts.map((p) => displayPath(p.path, io.cwd)).join(' and ');
   emit(
     {
@@ -197,7 +231,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
       argv,
       table: (writtenPath) =>
         renderTerminalReport({
-          result,
+          result: { ...header, caseLines: all.flatMap((p) => p.lines) },
           comparison,
           recordedPath: shownRecorded,
           updatedRecorded: options.update,
@@ -208,5 +242,5 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     io,
   );
   journal.finish();
-  return exitCodeFor({ result, comparison, updatedRecorded: options.update });
+  return exitCodeFor({ result: header, comparison, updatedRecorded: options.update });
 }

@@ -2,12 +2,12 @@
 import { execFileSync } from 'node:child_process';
 import { basename, resolve } from 'node:path';
 import type { Comparison } from '../core/compare.ts';
-import type { ResultFile } from '../core/domain.ts';
+import type { CaseRecord, ResultFile, ResultHeader } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { HARNESS, harnessRepository } from '../core/harness.ts';
 import { renderJunit } from '../render/junit.ts';
 import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
-import { serializeResult } from '../io/json-files.ts';
+import { serializeResult, serializeResultPieces } from '../io/json-files.ts';
 import { checkOutputPath, writeFileAtomic, type Guarded } from '../io/files.ts';
 import { join } from 'node:path';
 import { DEFAULT_RECORDED, DEFAULT_RECORDED_EXTENDED, DEFAULT_SWEEP_BASELINE, displayPath, PROJECT_ROOT, RESULTS_DIR, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
@@ -42,8 +42,22 @@ export function gitContext(): EvidenceContext['git'] {
   return { commit, dirty };
 }
 
+/**
+ * A result whose records are not held: its header, and its records read back one at a time, in case
+ * order, each time they are asked for (the audit's run journal). Written, it is the same bytes as whole.
+ */
+export interface StreamedResult {
+  readonly header: ResultHeader;
+  readonly records: () => Iterable<CaseRecord>;
+}
+
+/** The canonical text of a result, whole or in pieces (see serializeResultPieces). */
+export function resultPieces(result: ResultFile | StreamedResult): Iterable<string> {
+  return 'records' in result ? serializeResultPieces(result.header, result.records()) : [serializeResult(result)];
+}
+
 export interface EmitInput {
-  readonly result: ResultFile;
+  readonly result: ResultFile | StreamedResult;
   readonly comparison: Comparison | undefined;
   readonly format: Format;
   /** --out as given (absolute), or undefined. */
@@ -122,25 +136,29 @@ export function checkEmitOutputs(format: Format, out: string | undefined, defaul
  * folder goes to --out (required, checked before the run).
  */
 export function emit(input: EmitInput, io: CliIo): void {
-  const json = serializeResult(input.result);
   const planned = plannedOutputs(input.format, input.out, defaultJsonPathFor(input.defaultJsonPath, io));
   const jsonPath = planned.json;
   if (input.format === 'repro') {
     if (!input.out || !input.reproFiles) throw new Error('emit: --format repro needs --out and the files');
     // The folder first: if it cannot be written, the run leaves nothing behind.
     writeReproFolder(input.out, input.reproFiles);
-    writeFileAtomic(jsonPath, json, planned.jsonLabel);
+    writeFileAtomic(jsonPath, resultPieces(input.result), planned.jsonLabel);
     const shown = displayPath(input.out, io.cwd);
     io.stderr(`Standalone reproduction written to ${shown} (run: cd ${shown} && npm install --ignore-scripts && node repro.mjs)\n`);
     return;
   }
-  writeFileAtomic(jsonPath, json, planned.jsonLabel);
+  writeFileAtomic(jsonPath, resultPieces(input.result), planned.jsonLabel);
   if (input.format === 'table') return io.stdout(input.table(displayPath(jsonPath, io.cwd)));
-  if (input.format === 'json') return io.stdout(json);
+  if (input.format === 'json') {
+    for (const piece of resultPieces(input.result)) io.stdout(piece);
+    return;
+  }
+  // The Markdown and JUnit documents show every record: those formats hold them all (see the README).
+  const result = 'records' in input.result ? { ...input.result.header, cases: [...input.result.records()] } : input.result;
   const document =
     input.format === 'junit'
-      ? renderJunit(input.result)
-      : renderMarkdown(input.result, input.comparison, {
+      ? renderJunit(result)
+      : renderMarkdown(result, input.comparison, {
           argv: input.argv,
           git: gitContext(),
           harness: { ...HARNESS, ...(harnessRepository() ? { repository: harnessRepository() } : {}) },

@@ -39,25 +39,38 @@ export interface CompareOptions {
 }
 
 export function compareWithRecorded(recorded: ResultFile | undefined, current: ResultFile, options: CompareOptions): Comparison {
-  const before = new Map((recorded?.cases ?? []).map((record) => [record.id, record]));
-  const entries: CaseComparison[] = [];
-  for (const after of current.cases) {
-    const previous = before.get(after.id);
-    before.delete(after.id);
-    if (!previous) {
-      entries.push({ kind: 'new', id: after.id });
-      continue;
-    }
-    const fields = COMPARED_FIELDS.filter(
-      (field) => !options.ignore?.includes(field) && !isDeepStrictEqual(previous[field], after[field]),
-    );
-    entries.push(fields.length === 0 ? { kind: 'matched', id: after.id } : { kind: 'changed', id: after.id, fields, before: previous, after });
-  }
-  for (const id of before.keys()) entries.push({ kind: options.fullMatrix ? 'stale' : 'unchecked', id });
+  const comparer = startComparison(recorded, options);
+  return comparer.finish(current.cases.map((after) => comparer.compare(after)));
+}
 
-  const counts: Record<ComparisonKind, number> = { matched: 0, changed: 0, new: 0, stale: 0, unchecked: 0 };
-  for (const entry of entries) counts[entry.kind] += 1;
-  return { recorded: recorded ? 'found' : 'missing', entries, counts };
+/**
+ * compareWithRecorded one case at a time, for a run that does not keep its records: `compare` each case
+ * as it is over (in any order), then `finish` with the entries in the run's case order.
+ */
+export function startComparison(recorded: ResultFile | undefined, options: CompareOptions): {
+  compare(after: CaseRecord): CaseComparison;
+  finish(entries: readonly CaseComparison[]): Comparison;
+} {
+  const before = new Map((recorded?.cases ?? []).map((record) => [record.id, record]));
+  const seen = new Set<string>();
+  return {
+    compare(after) {
+      seen.add(after.id);
+      const previous = before.get(after.id);
+      if (!previous) return { kind: 'new', id: after.id };
+      const fields = COMPARED_FIELDS.filter(
+        (field) => !options.ignore?.includes(field) && !isDeepStrictEqual(previous[field], after[field]),
+      );
+      return fields.length === 0 ? { kind: 'matched', id: after.id } : { kind: 'changed', id: after.id, fields, before: previous, after };
+    },
+    finish(ran) {
+      const entries = [...ran];
+      for (const id of before.keys()) if (!seen.has(id)) entries.push({ kind: options.fullMatrix ? 'stale' : 'unchecked', id });
+      const counts: Record<ComparisonKind, number> = { matched: 0, changed: 0, new: 0, stale: 0, unchecked: 0 };
+      for (const entry of entries) counts[entry.kind] += 1;
+      return { recorded: recorded ? 'found' : 'missing', entries, counts };
+    },
+  };
 }
 
 /** Whether the run disagrees with the recorded result in a way that must fail it. */

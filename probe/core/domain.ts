@@ -386,3 +386,5 @@ export const ResultFileSchema = z
   })
   .strict();
 export type ResultFile = z.infer<typeof ResultFileSchema>;
+/** A result file without its cases: what a run keeps while its records go to disk one by one. */
+export type ResultHeader = Omit<ResultFile, 'cases'>;

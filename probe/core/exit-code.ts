@@ -25,7 +25,8 @@ export function exitCode({ failedCases, unacceptedDifferences }: Findings): 0 | 
 }
 
 export interface ExitInput {
-  readonly result: ResultFile;
+  /** Only its summary counts (a long run keeps no more of its result). */
+  readonly result: Pick<ResultFile, 'summary'>;
   /** Absent for a run with nothing recorded to compare with (a replay). */
   readonly comparison: Comparison | undefined;
   /** `--update` just rewrote the recorded result from this run, so differences were accepted. */

@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import type { ClientModuleRef } from '../clients/load.ts';
 import { CLIENT_PACKAGES } from '../clients/packages.ts';
 import type { CaseRecord, ClientLine, Environment, Finding, Observation, Scenario, ServerSent, Stage } from '../core/domain.ts';
-import { givenResult } from '../core/fixture.ts';
+import { givenResult, transportOf } from '../core/fixture.ts';
 import { checksNotFinished } from '../core/lint.ts';
 import { clientPackageOf } from '../core/release.ts';
 import { PROJECT_ROOT } from '../io/project.ts';
@@ -28,6 +28,14 @@ export const CASE_WORKER = pathToFileURL(join(PROJECT_ROOT, 'dist', 'case-worker
  * to be stuck.
  */
 const GRACE_MS = 1000;
+
+/**
+ * The young generation of a case thread's heap, in MB. A case makes only short-lived garbage (a fixture,
+ * a client, their messages), which V8 would otherwise let grow to 16 MB semi-spaces in each thread before
+ * collecting: on a 10,000-case run that slack was ~30 MB of the run's peak memory, with no time saved
+ * (`npm run bench -- --only scale`; issue 10: peak memory within 1.2x of a bare loop's).
+ */
+const YOUNG_GENERATION_MB = 4;
 
 /** How long a new thread may take to load its clients before the run fails (they load in about 1 s). */
 const LOAD_LIMIT_MS = 120_000;
@@ -56,6 +64,11 @@ export interface PoolOptions {
   readonly workerData?: Record<string, unknown>;
   /** Each case once it is over (its record and its rule findings), in the order cases finish. */
   readonly onCaseDone?: (index: number, record: CaseRecord, lint: Finding[] | null) => void;
+  /**
+   * false: a record is dropped once onCaseDone has it, and the run's `records` come back empty (the
+   * caller keeps what it needs of each; a long run's memory does not grow with its records).
+   */
+  readonly retain?: boolean;
 }
 
 interface Running {
@@ -67,7 +80,7 @@ interface Running {
 }
 
 export interface PoolRun {
-  /** In scenario order. */
+  /** In scenario order (none when the run was not to retain them). */
   readonly records: CaseRecord[];
   /** Per scenario, the rule findings of the result it was given (null: none given). */
   readonly lints: (Finding[] | null)[];
@@ -80,6 +93,17 @@ export interface PoolRun {
  */
 function unreported(scenario: Scenario): ServerSent {
   return scenario.transport === 'stdio' ? 'unknown' : 'nothing';
+}
+
+/**
+ * The order cases are handed to threads: the slow ones first (a stdio case starts a Node child, ~0.3-1 s;
+ * a loopback HTTP case binds a port), then the in-memory ones in scenario order, so the run does not end
+ * with one thread on a slow case while the others idle (longest first). Only the order of work changes:
+ * each record keeps its scenario's place, so the result is the same whatever the order.
+ */
+export function dispatchOrder(scenarios: readonly Pick<Scenario, 'server' | 'transport'>[]): number[] {
+  const weight = (scenario: Pick<Scenario, 'server' | 'transport'>) => ({ stdio: 0, http: 1 })[transportOf(scenario) as 'stdio' | 'http'] ?? 2;
+  return scenarios.map((_, index) => index).sort((a, b) => weight(scenarios[a]!) - weight(scenarios[b]!) || a - b);
 }
 
 /** An error message without this machine's paths (records are read on other machines). */
@@ -103,7 +127,10 @@ const readiness = new WeakMap<Worker, Promise<void>>();
 function newThread(options: Pick<PoolOptions, 'workerUrl' | 'workerData'>, input: CaseWorkerInput, key: string): Worker {
   // The worker drops what a client or server prints in it (case-worker.ts): no output streams to keep
   // open here, so an idle, unref'd thread holds nothing that keeps the process alive.
-  const worker = new Worker(options.workerUrl ?? CASE_WORKER, { workerData: { ...options.workerData, ...input } });
+  const worker = new Worker(options.workerUrl ?? CASE_WORKER, {
+    workerData: { ...options.workerData, ...input },
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+  });
   const ready = new Promise<void>((resolve, reject) => {
     const settle = (error?: Error) => {
       worker.off('message', first);
@@ -138,21 +165,26 @@ function newThread(options: Pick<PoolOptions, 'workerUrl' | 'workerData'>, input
 }
 
 /**
- * Starts a thread for a run that is about to come, so its clients load while the command still reads its
- * inputs; the run takes it if it asks for the same clients (else it ends with the process, unused).
+ * Starts threads for a run that is about to come (one, or `count`), so their clients load while the
+ * command still reads its inputs; the run takes them if it asks for the same clients (else they end with
+ * the process, unused).
  */
-export function startCaseThreadEarly(options: Pick<PoolOptions, 'environment' | 'clients'>): void {
+export function startCaseThreadEarly(options: Pick<PoolOptions, 'environment' | 'clients'>, count = 1): void {
   const input: CaseWorkerInput = { environment: options.environment, clients: options.clients ?? {} };
   const key = threadKey({}, input);
-  const worker = newThread({}, input, key);
-  worker.unref();
-  let free = idle.get(key);
-  if (!free) idle.set(key, (free = []));
-  free.push(worker);
+  for (let i = 0; i < count; i++) {
+    const worker = newThread({}, input, key);
+    worker.unref();
+    let free = idle.get(key);
+    if (!free) idle.set(key, (free = []));
+    free.push(worker);
+  }
 }
 
 export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOptions): Promise<PoolRun> {
-  const records: (CaseRecord | undefined)[] = new Array(scenarios.length);
+  // undefined: not settled yet; null: settled, reported and dropped (a run that does not retain records).
+  const records: (CaseRecord | null | undefined)[] = new Array(scenarios.length);
+  const retain = options.retain ?? true;
   // Until a thread reports them, a case's checks count as not finished (a stopped thread never will).
   const lints: (Finding[] | null)[] = scenarios.map((scenario) => (givenResult(scenario.server) ? checksNotFinished() : null));
   const input: CaseWorkerInput = { environment: options.environment, clients: options.clients ?? {} };
@@ -160,6 +192,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
     const ref = options.clients?.[line];
     return ref ? clientPackageOf(ref.packageName, ref.label) : clientPackageOf(CLIENT_PACKAGES[line], options.environment.packages[CLIENT_PACKAGES[line]] ?? 'unknown');
   };
+  const order = dispatchOrder(scenarios);
   let next = 0;
   let settled = 0;
   const workers = new Set<Worker>();
@@ -169,7 +202,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
     let failed = false;
     const finishIfDone = () => {
       if (failed || settled < scenarios.length || workers.size > 0) return;
-      resolve({ records: records as CaseRecord[], lints });
+      resolve({ records: retain ? (records as CaseRecord[]) : [], lints });
     };
     const settle = (index: number, observed: Observation, packageName: string) => {
       if (records[index] !== undefined) return;
@@ -183,6 +216,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
       if (!record || reported.has(index)) return;
       reported.add(index);
       options.onCaseDone?.(index, record, lints[index] ?? null);
+      if (!retain) records[index] = null;
     };
 
     const start = () => {
@@ -230,7 +264,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
 
       const dispatch = () => {
         if (failed || next >= scenarios.length) return retire();
-        const index = next++;
+        const index = order[next++]!;
         const scenario = scenarios[index]!;
         const limitMs = scenario.timeoutMs ?? options.timeoutMs;
         const deadline = setTimeout(() => {

@@ -1,9 +1,10 @@
 // Runs cases: every case gets its own fresh fixture server and client, one after another, and the
 // judgement of each observation is attached. `runCases` is the one case runner (the audit, --matrix,
 // replay and the sweep's workers all use it); `runMatrix` adds a matrix's header, summary and rule
-// findings; `combineForDisplay` joins the results of matrices that ran on their own into one report.
+// findings; `streamMatrix` is runMatrix for a run that keeps no records; `combineHeaders` joins the
+// headers of matrices that ran on their own into one report's.
 import { adapters, type ClientUnderTest } from '../clients/index.ts';
-import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, Scenario } from '../core/domain.ts';
+import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, ResultHeader, Scenario } from '../core/domain.ts';
 import { RESULT_SCHEMA_VERSION } from '../core/domain.ts';
 import type { ServerSource } from '../core/fixture.ts';
 import { clientPackageOf } from '../core/release.ts';
@@ -58,44 +59,85 @@ export async function runCases(scenarios: readonly Scenario[], options: RunCases
 /** Runs the selected scenarios of one matrix into that matrix's result file. */
 export async function runMatrix(matrix: Matrix, scenarios: readonly Scenario[], options: RunMatrixOptions = {}): Promise<ResultFile> {
   const environment = options.environment ?? captureEnvironment();
-  let cases: CaseRecord[];
-  let lint: Record<string, Finding[]>;
-  if (options.pool) {
-    const { resumed, onCaseDone, ...pool } = options.pool;
-    const todo = scenarios.filter((scenario) => !resumed?.has(scenario.id));
-    const run = await runCasesInPool(todo, {
-      ...pool,
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      environment,
-      ...(onCaseDone && { onCaseDone: (_index: number, record: CaseRecord, found: Finding[] | null) => onCaseDone({ record, lint: found }) }),
-    });
-    const ran = new Map(todo.map((scenario, i) => [scenario.id, { record: run.records[i]!, lint: run.lints[i] ?? null }]));
-    const all = scenarios.map((scenario) => resumed?.get(scenario.id) ?? ran.get(scenario.id)!);
-    cases = all.map((done) => done.record);
-    lint = shapeFindings(scenarios, all.map((done) => done.lint));
-  } else {
-    cases = await runCases(scenarios, { ...options, environment });
-    lint = lintShapes(scenarios);
+  if (!options.pool) {
+    const cases = await runCases(scenarios, { ...options, environment });
+    return { ...resultHeader(matrix, environment, summarize(cases), lintShapes(scenarios)), cases };
   }
-  return {
-    schemaVersion: RESULT_SCHEMA_VERSION,
-    matrix: { name: matrix.name, title: matrix.title, source: matrix.source },
+  const { onCaseDone, ...pool } = options.pool;
+  const cases: CaseRecord[] = new Array(scenarios.length);
+  const header = await streamMatrix(matrix, scenarios, {
+    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     environment,
-    cases,
-    summary: summarize(cases),
-    lint,
-  };
+    pool,
+    onCase: (index, done, resumed) => {
+      cases[index] = done.record;
+      if (!resumed) onCaseDone?.(done);
+    },
+  });
+  return { ...header, cases };
+}
+
+export interface StreamMatrixOptions {
+  readonly timeoutMs?: number;
+  readonly environment: Environment;
+  readonly pool: Omit<NonNullable<RunMatrixOptions['pool']>, 'onCaseDone'>;
+  /**
+   * Each case once it is over, with its index among `scenarios`: first the resumed ones (`resumed`
+   * true, in scenario order), then the others in the order they finish. Its record is not kept here.
+   */
+  readonly onCase: (index: number, done: CaseDone, resumed: boolean) => void;
 }
 
 /**
- * One report of several results that ran on their own (each built-in matrix, user scenarios), in the
- * order given. A shape's rule findings are the first result's that has it. Nothing is re-run or re-judged.
+ * runMatrix in the pool for a run that does not keep its records: each goes to `onCase` (a journal, the
+ * report's line, the comparison's entry) and is dropped; what comes back is the result's header, whose
+ * summary and rule findings are made from what each case left behind. Same header as runMatrix's.
  */
-export function combineForDisplay(header: ResultFile['matrix'], parts: readonly ResultFile[]): ResultFile {
+export async function streamMatrix(matrix: Matrix, scenarios: readonly Scenario[], options: StreamMatrixOptions): Promise<ResultHeader> {
+  const { resumed, ...pool } = options.pool;
+  const counts = { pass: 0, fail: 0, unjudged: 0 };
+  const lints: (Finding[] | null)[] = new Array(scenarios.length).fill(null);
+  const done = (index: number, finished: CaseDone, wasResumed: boolean) => {
+    counts[finished.record.verdict] += 1;
+    lints[index] = finished.lint;
+    options.onCase(index, finished, wasResumed);
+  };
+  const todo: number[] = [];
+  for (const [index, scenario] of scenarios.entries()) {
+    const earlier = resumed?.get(scenario.id);
+    if (earlier) done(index, earlier, true);
+    else todo.push(index);
+  }
+  await runCasesInPool(
+    todo.map((index) => scenarios[index]!),
+    {
+      ...pool,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      environment: options.environment,
+      retain: false,
+      onCaseDone: (i, record, lint) => done(todo[i]!, { record, lint }, false),
+    },
+  );
+  const summary = counts.unjudged > 0 ? { passed: counts.pass, failed: counts.fail, unjudged: counts.unjudged } : { passed: counts.pass, failed: counts.fail };
+  return resultHeader(matrix, options.environment, summary, shapeFindings(scenarios, lints));
+}
+
+function resultHeader(matrix: Matrix, environment: Environment, summary: ResultFile['summary'], lint: Record<string, Finding[]>): ResultHeader {
+  return { schemaVersion: RESULT_SCHEMA_VERSION, matrix: { name: matrix.name, title: matrix.title, source: matrix.source }, environment, summary, lint };
+}
+
+/**
+ * The header of one report of several results that ran on their own (each built-in matrix, user
+ * scenarios), in the order given; their cases follow one another in that order. A shape's rule findings
+ * are the first result's that has it. Nothing is re-run or re-judged.
+ */
+export function combineHeaders(header: ResultFile['matrix'], parts: readonly ResultHeader[]): ResultHeader {
   const [first] = parts;
-  if (!first) throw new Error('combineForDisplay: nothing to combine');
-  const cases = parts.flatMap((part) => part.cases);
+  if (!first) throw new Error('combineHeaders: nothing to combine');
+  const passed = parts.reduce((sum, part) => sum + part.summary.passed, 0);
+  const failed = parts.reduce((sum, part) => sum + part.summary.failed, 0);
+  const unjudged = parts.reduce((sum, part) => sum + (part.summary.unjudged ?? 0), 0);
   const lint: Record<string, Finding[]> = {};
   for (const part of parts) for (const [shape, findings] of Object.entries(part.lint ?? {})) if (!(shape in lint)) lint[shape] = findings;
-  return { ...first, matrix: header, cases, summary: summarize(cases), lint };
+  return { ...first, matrix: header, summary: unjudged > 0 ? { passed, failed, unjudged } : { passed, failed }, lint };
 }

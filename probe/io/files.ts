@@ -15,7 +15,7 @@ import {
   rmSync,
   statfsSync,
   statSync,
-  writeFileSync,
+  writeSync,
   type Stats,
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -209,17 +209,29 @@ export function checkOutputPath(path: string, label: string, guarded: readonly G
 /**
  * The one writer of output files: the checks of checkOutputPath (again, just before writing), missing
  * folders made one level at a time, then a temporary file beside the target renamed over it, so a reader
- * never sees a half-written file and a failed write leaves the old one as it was.
+ * never sees a half-written file and a failed write leaves the old one as it was. `content` is the text,
+ * or its pieces one after another (a long result streamed from the run's journal, never held whole);
+ * whatever goes wrong while they are made or written, the target is left as it was.
  */
-export function writeFileAtomic(path: string, text: string, label: string = path): void {
+export function writeFileAtomic(path: string, content: string | Iterable<string>, label: string = path): void {
   checkOutputPath(path, label);
   makeFolder(dirname(path), label);
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  let fd: number | undefined;
   try {
-    writeFileSync(temporary, text, { flag: 'wx' });
+    fd = openSync(temporary, 'wx');
+    for (const piece of typeof content === 'string' ? [content] : content) {
+      const bytes = Buffer.from(piece);
+      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+    }
+    closeSync(fd);
+    fd = undefined;
     renameSync(temporary, path);
   } catch (error) {
+    if (fd !== undefined) closeSync(fd);
     rmSync(temporary, { force: true });
-    throw new InputError(`${label}: cannot write (${errno(error)})`);
+    // A file-system refusal is the user's to fix; anything else (a piece that could not be made) is ours.
+    if ((error as NodeJS.ErrnoException).syscall !== undefined) throw new InputError(`${label}: cannot write (${errno(error)})`);
+    throw error;
   }
 }

@@ -1,7 +1,7 @@
 // Reading and writing result files. Written results are canonical (keys sorted at every depth, two-space
 // indent, trailing newline) so the same observations always give the same bytes and diff cleanly.
 import { z } from 'zod';
-import { CaseRecordSchema, EnvironmentSchema, RESULT_SCHEMA_VERSION, ResultFileSchema, type CaseRecord, type Environment, type ResultFile } from '../core/domain.ts';
+import { CaseRecordSchema, EnvironmentSchema, RESULT_SCHEMA_VERSION, ResultFileSchema, type CaseRecord, type Environment, type ResultFile, type ResultHeader } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { parseJsonText, readInputText } from './files.ts';
 
@@ -46,13 +46,35 @@ export function orderEnvironment(environment: Environment): Record<string, unkno
  * free JSON inside a case has its keys sorted, so a client that reorders keys makes no byte difference.
  */
 export function serializeResult(result: ResultFile): string {
-  const ordered = inSchemaOrder(ResultFileSchema, result, (key, value) => {
-    if (key === 'environment') return orderEnvironment(result.environment);
-    if (key === 'cases') return result.cases.map(orderCaseRecord);
+  const { cases, ...header } = result;
+  return [...serializeResultPieces(header, cases)].join('');
+}
+
+/**
+ * The text of serializeResult, in pieces: the header (everything but the cases), then one piece per case
+ * as `cases` yields it, then the end. `cases` may be a generator reading records from disk one at a time
+ * (the audit's journal), so a run of any length is written without holding its records (issue 10).
+ */
+export function* serializeResultPieces(header: ResultHeader, cases: Iterable<CaseRecord>): Generator<string> {
+  // `cases` is the schema's last key, so the header's text is the whole file's up to the cases' array.
+  const keys = Object.keys(ResultFileSchema.shape);
+  if (keys[keys.length - 1] !== 'cases') throw new Error('serialize: cases must be the last key of a result file');
+  const ordered = inSchemaOrder(ResultFileSchema, { ...header, cases: [] }, (key, value) => {
+    if (key === 'environment') return orderEnvironment(header.environment);
     if (key === 'matrix' || key === 'summary') return inSchemaOrder(ResultFileSchema.shape[key], value as object);
     return value;
   });
-  return `${JSON.stringify(ordered, null, 2)}\n`;
+  const empty = JSON.stringify(ordered, null, 2);
+  const opening = '"cases": []\n}';
+  if (!empty.endsWith(opening)) throw new Error('serialize: unexpected header text');
+  yield empty.slice(0, -']\n}'.length);
+  let count = 0;
+  for (const record of cases) {
+    // JSON.stringify's indentation of an element two levels deep; strings never hold a raw newline.
+    yield `${count === 0 ? '\n' : ',\n'}    ${JSON.stringify(orderCaseRecord(record), null, 2).replaceAll('\n', '\n    ')}`;
+    count += 1;
+  }
+  yield count === 0 ? ']\n}\n' : '\n  ]\n}\n';
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

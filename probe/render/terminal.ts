@@ -1,7 +1,7 @@
 // The terminal report: the audit's table (result shape × client), failure details, the comparison with
 // the recorded result, and the summary line. Formatting only; colour is injected.
 import type { Comparison } from '../core/compare.ts';
-import type { CaseRecord, ResultFile } from '../core/domain.ts';
+import type { CaseRecord, ResultFile, ResultHeader } from '../core/domain.ts';
 import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation, DISCOVERY_WORDING } from './describe.ts';
 
 export interface Paint {
@@ -14,8 +14,43 @@ export interface Paint {
 const identity = (text: string) => text;
 export const NO_COLOUR: Paint = { pass: identity, fail: identity, dim: identity, bold: identity };
 
+/**
+ * What the report shows of one case. A long run keeps only this of each case, not its record (issue 10:
+ * memory does not grow with the records' payloads); `caseLine` makes it from a record.
+ */
+export interface CaseLine {
+  readonly id: string;
+  readonly client: CaseRecord['client'];
+  readonly clientPackage: string;
+  readonly discovery: CaseRecord['discovery'];
+  readonly shape: string;
+  readonly family?: string;
+  readonly verdict: CaseRecord['verdict'];
+  /** The observation as the table words it. */
+  readonly observation: string;
+  /** A failed case's details: what was expected, and each mismatch, as worded. */
+  readonly failure?: { readonly expected: string; readonly mismatches: readonly string[] };
+}
+
+export function caseLine(record: CaseRecord): CaseLine {
+  return {
+    id: record.id,
+    client: record.client,
+    clientPackage: record.clientPackage,
+    discovery: record.discovery,
+    shape: record.shape,
+    ...(record.family !== undefined && { family: record.family }),
+    verdict: record.verdict,
+    observation: describeObservation(record.observed),
+    ...(record.verdict === 'fail' && { failure: { expected: describeExpected(record.expected), mismatches: record.mismatches.map(describeMismatch) } }),
+  };
+}
+
+/** A result as the report needs it: whole, or its header and a line per case (in case order). */
+export type ReportedResult = ResultFile | (ResultHeader & { readonly caseLines: readonly CaseLine[] });
+
 export interface TerminalReportInput {
-  readonly result: ResultFile;
+  readonly result: ReportedResult;
   /** undefined: nothing to compare with (a replay). */
   readonly comparison: Comparison | undefined;
   /** Print what the rules say about each result (the replay's question is about the user's result). */
@@ -32,7 +67,7 @@ const FAIL_MARK = '✗';
 const UNJUDGED_MARK = '•';
 const MARK = { pass: PASS_MARK, fail: FAIL_MARK, unjudged: UNJUDGED_MARK } as const satisfies Record<CaseRecord['verdict'], string>;
 
-function columnKey(record: CaseRecord): string {
+function columnKey(record: CaseLine): string {
   return `${record.client} ${record.discovery}`;
 }
 
@@ -40,12 +75,11 @@ function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - [...text].length));
 }
 
-export function renderTable(cases: readonly CaseRecord[], paint: Paint = NO_COLOUR): string[] {
+function renderTable(cases: readonly CaseLine[], paint: Paint): string[] {
   const columns = [...new Set(cases.map(columnKey))];
   const shapes = [...new Set(cases.map((record) => record.shape))];
   const cell = new Map(cases.map((record) => [`${record.shape}|${columnKey(record)}`, record]));
-  const text = (record: CaseRecord | undefined) =>
-    record ? `${MARK[record.verdict]} ${describeObservation(record.observed)}` : '·';
+  const text = (record: CaseLine | undefined) => (record ? `${MARK[record.verdict]} ${record.observation}` : '·');
   const shapeWidth = Math.max('result shape'.length, ...shapes.map((shape) => shape.length));
   const widths = columns.map((column) =>
     Math.max(column.length, ...shapes.map((shape) => [...text(cell.get(`${shape}|${column}`))].length)),
@@ -67,7 +101,7 @@ export function renderTable(cases: readonly CaseRecord[], paint: Paint = NO_COLO
  * The audit's cases (no family) form one table; extended cases get a table per family, headed by the
  * family's name, so a reader sees discovery, edge values, schemas, server side and faults apart.
  */
-function groupedTables(cases: readonly CaseRecord[], paint: Paint): string[] {
+function groupedTables(cases: readonly CaseLine[], paint: Paint): string[] {
   const families = [...new Set(cases.map((c) => c.family ?? ''))];
   return families.flatMap((family) => [
     '',
@@ -81,24 +115,25 @@ function groupedTables(cases: readonly CaseRecord[], paint: Paint): string[] {
 
 export function renderTerminalReport(input: TerminalReportInput): string {
   const { result, comparison, paint = NO_COLOUR } = input;
-  const clients = [...new Map(result.cases.map((record) => [record.client, record.clientPackage])).entries()]
+  const cases = 'caseLines' in result ? result.caseLines : result.cases.map(caseLine);
+  const clients = [...new Map(cases.map((record) => [record.client, record.clientPackage])).entries()]
     .map(([line, pkg]) => `${line} = ${pkg}`)
     .join(' · ');
   const { environment } = result;
   const lines = [
     paint.bold(`${environment.harness} · matrix ${result.matrix.name}: ${result.matrix.title}`),
     paint.dim(`${clients} · node ${environment.node} ${environment.platform}/${environment.arch}`),
-    ...groupedTables(result.cases, paint),
+    ...groupedTables(cases, paint),
     '',
-    ...[...new Set(result.cases.map((c) => c.discovery))].map((mode) => paint.dim(`${mode}: ${DISCOVERY_WORDING[mode]}`)),
+    ...[...new Set(cases.map((c) => c.discovery))].map((mode) => paint.dim(`${mode}: ${DISCOVERY_WORDING[mode]}`)),
   ];
 
-  const failures = result.cases.filter((record) => record.verdict === 'fail');
+  const failures = cases.filter((record) => record.verdict === 'fail');
   if (failures.length > 0) {
     lines.push('', paint.bold('Failed cases'));
     for (const record of failures) {
-      lines.push(paint.fail(`${FAIL_MARK} ${record.id}: expected ${describeExpected(record.expected)}, observed ${describeObservation(record.observed)}`));
-      for (const mismatch of record.mismatches) lines.push(`    ${describeMismatch(mismatch)}`);
+      lines.push(paint.fail(`${FAIL_MARK} ${record.id}: expected ${record.failure?.expected}, observed ${record.observation}`));
+      for (const mismatch of record.failure?.mismatches ?? []) lines.push(`    ${mismatch}`);
     }
   }
 
