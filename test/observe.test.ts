@@ -16,11 +16,10 @@ describe('observe', () => {
       expected: { outcome: 'returned', isError: false },
       server: { kind: 'hang' },
     });
-    const started = Date.now();
     const observed = await observe(scenario, adapters[client], { timeoutMs: 300 });
+    // Our limit (afterMs 300), not the client's default request timeout (60 s, longer than this test may run),
+    // ended the case.
     expect(observed).toEqual({ outcome: 'timeout', stage: 'call', afterMs: 300, serverSent: 'nothing' });
-    // Our limit, not the client's default request timeout (60 s), ended the case.
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('records a discovery step that throws as crashed, with the stage and the error', async () => {
