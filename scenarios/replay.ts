@@ -1,12 +1,12 @@
 // A captured tool result replayed through the fixture server to every client line and discovery mode.
-import { CLIENT_LINES, type Capture, type Matrix } from '../probe/core/domain.ts';
+import { SDK_LINES, type Capture, type Matrix } from '../probe/core/domain.ts';
 import { defineCase, defineMatrix } from '../probe/core/define.ts';
 import { parseExpectation, type ExpectRule } from '../probe/core/expect-spec.ts';
 import { caseMatcher } from '../probe/core/select.ts';
 
 export function replayMatrix(capture: Capture, label: string, rules: readonly ExpectRule[]): Matrix {
   const shape = { id: capture.shape, title: label, result: capture.result };
-  const scenarios = CLIENT_LINES.flatMap((client) =>
+  const scenarios = SDK_LINES.flatMap((client) =>
     (['warm', 'cold'] as const).map((discovery) => {
       const id = `${client}/${discovery}/${capture.shape}`;
       // Later --expect rules win for the cases they match.

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ClientLine } from '../core/domain.ts';
+import type { SdkLine } from '../core/domain.ts';
 import type { ReleaseIdentity } from '../core/release.ts';
 import { InputError } from '../core/errors.ts';
 import { makeFolder, writeFileAtomic } from '../io/files.ts';
@@ -26,7 +26,7 @@ export function defaultCacheDir(projectRoot: string, env: Readonly<Record<string
   return env.MCP_SDK_PROBE_CACHE ? resolve(env.MCP_SDK_PROBE_CACHE) : join(projectRoot, '.cache', 'releases');
 }
 
-export function aliasFor(line: ClientLine, label: string): string {
+export function aliasFor(line: SdkLine, label: string): string {
   return `${line}-${label.replace(/[^a-z0-9.+-]/gi, '-').replace('+', '-')}`;
 }
 
@@ -64,7 +64,7 @@ function sha512(path: string): string {
 }
 
 export interface Wanted {
-  readonly line: ClientLine;
+  readonly line: SdkLine;
   readonly version: string;
 }
 
@@ -168,7 +168,7 @@ export class ReleaseCache {
    * original file) and installed like a release; a folder is used in place through a link, so its own
    * node_modules serve its dependencies, as they would for an SDK maintainer's checkout.
    */
-  async local(line: ClientLine, kind: 'tarball' | 'folder', userPath: string, flag: string): Promise<LoadableRelease> {
+  async local(line: SdkLine, kind: 'tarball' | 'folder', userPath: string, flag: string): Promise<LoadableRelease> {
     const packageName = CLIENT_PACKAGES[line];
     if (!existsSync(userPath)) throw new InputError(`${flag} ${userPath}: no such file or folder`);
     const isFile = statSync(userPath).isFile();
@@ -204,7 +204,7 @@ export class ReleaseCache {
 
 /** An unreleased build, labelled by its version and a hash of where it came from. */
 function localRelease(
-  line: ClientLine,
+  line: SdkLine,
   version: string,
   hash: string,
   source: 'tarball' | 'folder',

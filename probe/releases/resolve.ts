@@ -2,7 +2,7 @@
 // cached version list), install what is missing in one npm invocation, and identify each release.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CLIENT_LINES, type ClientLine } from '../core/domain.ts';
+import { SDK_LINES, type SdkLine } from '../core/domain.ts';
 import { readInstalledPackage } from '../io/environment.ts';
 import { checkFolderPath } from '../io/files.ts';
 import { lockedIntegrity } from '../io/lockfile.ts';
@@ -14,15 +14,15 @@ import { CLIENT_PACKAGES } from '../clients/packages.ts';
 import { parseReleaseSpec, resolveRegistryQuery } from './spec.ts';
 
 export interface ReleaseRequest {
-  readonly line: ClientLine;
+  readonly line: SdkLine;
   /** The flag it came from, for messages: `--v1`. */
   readonly flag: string;
   readonly text: string;
 }
 
 /** The release flags a command was given (`--v1 <text>`, `--v2 <text>`), in line order. */
-export function releaseRequests(flags: Readonly<Partial<Record<ClientLine, string>>>): ReleaseRequest[] {
-  return CLIENT_LINES.flatMap((line) => {
+export function releaseRequests(flags: Readonly<Partial<Record<SdkLine, string>>>): ReleaseRequest[] {
+  return SDK_LINES.flatMap((line) => {
     const text = flags[line];
     return text === undefined ? [] : [{ line, flag: `--${line}`, text }];
   });
@@ -41,7 +41,7 @@ export interface ResolveContext {
 }
 
 /** The project's own install of a line's client: what results/recorded.json was recorded with. */
-export function pinnedRelease(line: ClientLine, projectRoot: string): LoadableRelease {
+export function pinnedRelease(line: SdkLine, projectRoot: string): LoadableRelease {
   const packageName = CLIENT_PACKAGES[line];
   const installed = readInstalledPackage(packageName, join(projectRoot, 'package.json'));
   // No lockfile: the integrity is unknown (null), which the result says.
