@@ -8,11 +8,13 @@ import { compareWithRecorded, type Comparison } from '../core/compare.ts';
 import { parseExpectRule } from '../core/expect-spec.ts';
 import { selectScenarios } from '../core/select.ts';
 import { InputError } from '../core/errors.ts';
-import { runMatrix as runMatrixIn } from '../engine/run.ts';
+import { environmentFor, runMatrix as runMatrixIn } from '../engine/run.ts';
+import { captureEnvironment } from '../io/environment.ts';
 import { slug } from '../io/capture.ts';
 import { readRecordedResult } from '../io/json-files.ts';
 import { PROJECT_ROOT } from '../io/project.ts';
 import { auditMatrix } from '../../scenarios/audit.ts';
+import { ecosystemMatrix } from '../../scenarios/ecosystem.ts';
 import { extendedMatrix } from '../../scenarios/extended/index.ts';
 import { replayMatrix } from '../../scenarios/replay.ts';
 
@@ -40,7 +42,7 @@ export type {
 } from '../core/domain.ts';
 
 /** The built-in matrices: the audit's 13 cases, and the cases the audit left out. */
-export type MatrixName = 'audit' | 'extended';
+export type MatrixName = 'audit' | 'extended' | 'ecosystem';
 
 export interface RunOptions {
   /** Per-case time limit in milliseconds (default 5000). */
@@ -56,13 +58,15 @@ export interface RunOptions {
   readonly cases?: readonly string[];
 }
 
-const MATRICES: Record<MatrixName, Matrix> = { audit: auditMatrix, extended: extendedMatrix };
-const RECORDED: Record<MatrixName, string> = { audit: 'recorded.json', extended: 'recorded-extended.json' };
+const MATRICES: Record<MatrixName, Matrix> = { audit: auditMatrix, extended: extendedMatrix, ecosystem: ecosystemMatrix };
+const RECORDED: Record<MatrixName, string> = { audit: 'recorded.json', extended: 'recorded-extended.json', ecosystem: 'recorded-ecosystem.json' };
 
 async function run(matrix: Matrix, options: RunOptions): Promise<ResultFile> {
   const scenarios = selectScenarios(matrix.scenarios, options.cases ?? []);
   if (scenarios.length === 0) throw new InputError(`cases ${JSON.stringify(options.cases)} match no case of ${matrix.name}; ids look like ${matrix.scenarios[0]?.id}`);
   return runMatrixIn(matrix, scenarios, {
+    // The ecosystem lines' packages join the environment of a run that uses them (engine/run.ts).
+    environment: environmentFor(matrix.scenarios, captureEnvironment()),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     ...(options.runIn !== 'in-process' && { pool: { ...(options.jobs !== undefined && { jobs: options.jobs }) } }),
   });

@@ -16,10 +16,10 @@ import { checkReproRequest, reproFiles } from './repro.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { dirname, resolve } from 'node:path';
 import { startCaseThreadEarly } from '../engine/pool.ts';
-import { combineForDisplay, runMatrix, type CaseDone } from '../engine/run.ts';
+import { combineForDisplay, environmentFor, runMatrix, type CaseDone } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { caseMatcher, selectScenarios } from '../core/select.ts';
-import { DEFAULT_OUT, DEFAULT_RECORDED, DEFAULT_RECORDED_EXTENDED, RUNS_FROM_CHECKOUT, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
+import { DEFAULT_OUT, DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, RUNS_FROM_CHECKOUT, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
 
 export interface AuditOptions {
   readonly json: boolean;
@@ -69,18 +69,20 @@ async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Parti
 export const MATRICES = {
   audit: async () => auditMatrix,
   extended: async () => (await import('../../scenarios/extended/index.ts')).extendedMatrix,
+  ecosystem: async () => (await import('../../scenarios/ecosystem.ts')).ecosystemMatrix,
 } as const satisfies Record<string, () => Promise<Matrix>>;
 /** The header of user scenarios (--scenarios) when they run as their own part of a report. */
 const USER_MATRIX: Matrix = { name: 'scenarios', title: 'user scenarios', source: '--scenarios', scenarios: [] };
-export const MATRIX_CHOICES = ['audit', 'extended', 'all'] as const;
+export const MATRIX_CHOICES = ['audit', 'extended', 'ecosystem', 'all'] as const;
 export const RECORDED_FOR = {
   audit: DEFAULT_RECORDED,
   extended: DEFAULT_RECORDED_EXTENDED,
+  ecosystem: DEFAULT_RECORDED_ECOSYSTEM,
 } as const satisfies Record<keyof typeof MATRICES, string>;
 
 export function chosenMatrices(name: string | undefined): (keyof typeof MATRICES)[] {
   const choice = name ?? 'audit';
-  if (choice === 'all') return ['audit', 'extended'];
+  if (choice === 'all') return ['audit', 'extended', 'ecosystem'];
   if (choice in MATRICES) return [choice as keyof typeof MATRICES];
   throw new InputError(`--matrix ${choice}: expected one of ${MATRIX_CHOICES.join(', ')}`);
 }
@@ -122,7 +124,10 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     const builtInIds = new Set(builtIn.flatMap((m) => m.scenarios.map((s) => s.id)));
     userScenarios = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, builtInIds);
   }
-  const selected = matrices.map((m) => selectScenarios(m.scenarios, options.case));
+  // The ecosystem matrix repeats the audit's v1/v2 cells beside the other lines (same ids, same cases):
+  // run together (--matrix all), each id runs once, in the first matrix that has it.
+  const seen = new Set<string>();
+  const selected = matrices.map((m) => selectScenarios(m.scenarios, options.case).filter((s) => !seen.has(s.id) && Boolean(seen.add(s.id))));
   const selectedUser = selectScenarios(userScenarios, options.case);
   // Every pattern must select something: a typo in one of several would otherwise narrow the run silently.
   const allIds = [...matrices.flatMap((m) => m.scenarios), ...userScenarios].map((s) => s.id);
@@ -155,7 +160,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   // Each built-in matrix runs on its own and is compared with its own recorded result.
   const parts = [];
   for (const [i, m] of matrices.entries()) {
-    const own = await runMatrix(m, selected[i]!, { timeoutMs: options.timeout, environment, pool });
+    const own = await runMatrix(m, selected[i]!, { timeoutMs: options.timeout, environment: environmentFor(m.scenarios, environment), pool });
     const before = recorded[i]!;
     const comparison = compareWithRecorded(before.kind === 'found' ? before.result : undefined, own, {
       fullMatrix: own.cases.length === m.scenarios.length,

@@ -6,7 +6,8 @@ import { adapters, type ClientUnderTest } from '../clients/index.ts';
 import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, Scenario } from '../core/domain.ts';
 import { RESULT_SCHEMA_VERSION } from '../core/domain.ts';
 import { clientPackageOf } from '../core/release.ts';
-import { captureEnvironment } from '../io/environment.ts';
+import { LINE_PINS } from '../clients/packages.ts';
+import { captureEnvironment, installedIntegrity, readInstalledPackage } from '../io/environment.ts';
 import { observe } from './observe.ts';
 import { lintShapes, recordCase, shapeFindings, summarize } from './record.ts';
 import { runCasesInPool, type PoolOptions } from './pool.ts';
@@ -39,6 +40,31 @@ export interface RunMatrixOptions extends Partial<RunCasesOptions> {
 export function pinnedClient(line: ClientLine, environment: Environment): ClientUnderTest {
   const adapter = adapters[line];
   return { adapter, clientPackage: clientPackageOf(adapter.packageName, environment.packages[adapter.packageName] ?? 'unknown') };
+}
+
+/**
+ * The environment of a run of these cases: the base (the SDK packages every result names) plus the
+ * packages of each ecosystem line the cases use, so a result names exactly the versions that decided it
+ * and the audit's and extended matrix's environment blocks stay as they are.
+ */
+export function environmentFor(scenarios: readonly Scenario[], base: Environment): Environment {
+  const lines = [...new Set(scenarios.map((s) => s.client))].filter((line): line is keyof typeof LINE_PINS => Object.hasOwn(LINE_PINS, line));
+  if (lines.length === 0) return base;
+  const found = lines.flatMap((line) => {
+    const pins = Object.entries(LINE_PINS[line]);
+    try {
+      return pins.map(([name]) => readInstalledPackage(name));
+    } catch {
+      const wanted = pins.map(([name, version]) => `${name}@${version}`).join(' ');
+      throw new Error(`the ${line} client line needs ${wanted}: npm install --save-dev ${wanted}`);
+    }
+  });
+  const sorted = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    ...base,
+    packages: sorted({ ...base.packages, ...Object.fromEntries(found.map((p) => [p.name, p.version])) }),
+    integrity: sorted({ ...base.integrity, ...installedIntegrity(found) }),
+  };
 }
 
 /** Observes and judges each scenario, in order, in this thread (the pool's workers run cases this way). */
