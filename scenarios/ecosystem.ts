@@ -9,7 +9,7 @@
 // and reading what the pinned package did (@ai-sdk/mcp 2.0.99, @langchain/mcp-adapters 1.1.4 with
 // @langchain/core 1.4.0 over @modelcontextprotocol/sdk 1.32.2, Node 20); each comment says what was seen.
 import { defineCase, defineMatrix, returnsAsSent, type ShapeDefinition } from '../probe/core/define.ts';
-import type { ClientLine, Discovery, Expected, JsonValue, Scenario, TransportKind } from '../probe/core/domain.ts';
+import type { ClientLine, Discovery, Expected, JsonValue, Scenario, ServerBehaviour, TransportKind } from '../probe/core/domain.ts';
 import { AUDIT_CELLS, auditShapes, auditTool, type AuditShapeId } from './audit.ts';
 
 const s = auditShapes;
@@ -191,9 +191,128 @@ const transportCases: Scenario[] = OVER.flatMap(({ column, transport }) =>
   ),
 );
 
+/**
+ * Family "faults": the server misbehaves at the call (as the extended matrix's faults family, for the SDK
+ * lines). What does the application-facing call of each ecosystem line do: throw which error, or hang?
+ */
+const FAULT_COLUMNS = ['ai-sdk/warm', 'ai-sdk/tools-automatic', 'langchain/load-tools'] as const satisfies readonly Column[];
+type FaultColumn = (typeof FAULT_COLUMNS)[number];
+/** Short limits: these cases wait on purpose; the recorded outcome must not depend on machine speed. */
+const OUR_LIMIT_MS = 500;
+const CLIENT_LIMIT_MS = 150;
+const TIMEOUT: Expected = { outcome: 'timeout' };
+const FAULTS: readonly {
+  readonly id: string;
+  readonly title: string;
+  readonly server: ServerBehaviour;
+  readonly clientTimeout?: boolean;
+  readonly reference: string;
+  readonly expected: Record<FaultColumn, Expected>;
+}[] = [
+  {
+    id: 'fault-close-mid-call',
+    title: 'The server closes the connection when tools/call arrives',
+    server: { kind: 'close' },
+    reference: 'MCP specification, Lifecycle › Shutdown',
+    // Observed: the pending call rejects at once. AI SDK: MCPClientError "Connection closed" (no code);
+    // LangChain: ToolException wrapping v1's "MCP error -32000: Connection closed".
+    expected: {
+      'ai-sdk/warm': { outcome: 'rejected', name: 'MCPClientError', by: 'transport' },
+      'ai-sdk/tools-automatic': { outcome: 'rejected', name: 'MCPClientError', by: 'transport' },
+      'langchain/load-tools': { outcome: 'rejected', name: 'ToolException', by: 'transport' },
+    },
+  },
+  {
+    id: 'fault-never-answers-client-timeout',
+    title: `The server never answers; the application's own time limit is ${CLIENT_LIMIT_MS} ms`,
+    server: { kind: 'hang' },
+    clientTimeout: true,
+    reference: 'MCP specification, Lifecycle › Timeouts (senders SHOULD time out requests)',
+    // Observed: each gives up by itself. AI SDK callTool's timeout: MCPClientError "Request timed out after
+    // 150ms"; a tool's execute under an abortSignal: MCPClientError "Request was aborted"; LangChain's invoke
+    // timeout reaches the v1 callTool: ToolException "… MCP error -32001: TimeoutError: …". None has a code.
+    expected: {
+      'ai-sdk/warm': { outcome: 'rejected', name: 'MCPClientError', by: 'client' },
+      'ai-sdk/tools-automatic': { outcome: 'rejected', name: 'MCPClientError', by: 'client' },
+      'langchain/load-tools': { outcome: 'rejected', name: 'ToolException', by: 'client' },
+    },
+  },
+  {
+    id: 'fault-never-answers',
+    title: `The server never answers; only the probe's ${OUR_LIMIT_MS} ms limit ends the case`,
+    server: { kind: 'hang' },
+    reference: 'MCP specification, Lifecycle › Timeouts',
+    // Observed: nothing ends the call before the probe's limit (the AI SDK has no default request timeout in
+    // callTool or execute; LangChain's v1 client waits its 60 s default).
+    expected: { 'ai-sdk/warm': TIMEOUT, 'ai-sdk/tools-automatic': TIMEOUT, 'langchain/load-tools': TIMEOUT },
+  },
+  {
+    id: 'fault-malformed-answer',
+    title: 'The server answers with a message that is not valid JSON-RPC',
+    server: { kind: 'malformed' },
+    reference: 'JSON-RPC 2.0 §5 (Response object: result or error)',
+    // Observed: the call waits until the probe's limit in every column. In memory the AI SDK client throws
+    // (a TypeError reading the bad message) inside its onmessage, which the synchronous in-memory pair
+    // runs inside the server's send: the v1 Server then answers the call with -32603 carrying that
+    // message, so the wire shows a JSON-RPC error (sent: 'error'), which the AI SDK client never settles
+    // the call with either. LangChain's v1 client ignores the bad message as v1 does.
+    expected: {
+      'ai-sdk/warm': { outcome: 'timeout', sent: 'error' },
+      'ai-sdk/tools-automatic': { outcome: 'timeout', sent: 'error' },
+      'langchain/load-tools': TIMEOUT,
+    },
+  },
+  {
+    id: 'fault-answer-wrong-id',
+    title: "The server answers with a valid result carrying another request's id",
+    server: { kind: 'wrong-id', result: s.conformingSuccess.result },
+    reference: 'JSON-RPC 2.0 §5 (id MUST be the same as the request)',
+    // Observed: the AI SDK client throws MCPClientError "Protocol error: Received a response for an unknown
+    // message ID" inside its onmessage; in memory that throw lands in the server's send (see the malformed
+    // row), the v1 Server answers the real call with -32603 carrying the client's own message, and the call
+    // rejects with it (by: server, sent: error). LangChain's v1 client matches by id and keeps waiting.
+    expected: {
+      'ai-sdk/warm': { outcome: 'rejected', code: -32603, name: 'MCPClientError', by: 'server', sent: 'error' },
+      'ai-sdk/tools-automatic': { outcome: 'rejected', code: -32603, name: 'MCPClientError', by: 'server', sent: 'error' },
+      'langchain/load-tools': TIMEOUT,
+    },
+  },
+  {
+    id: 'fault-handler-throws',
+    title: 'The server\'s tools/call handler throws',
+    server: { kind: 'throw', message: 'the value service crashed' },
+    reference: 'MCP specification, server/tools › Error Handling (protocol errors vs tool execution errors)',
+    // Observed: the v1 Server answers -32603 "the value service crashed"; the AI SDK rejects with that code
+    // (MCPClientError), LangChain throws ToolException "… MCP error -32603: the value service crashed"
+    // (no code of its own). The tool's error never becomes an isError result on the way.
+    expected: {
+      'ai-sdk/warm': { outcome: 'rejected', code: -32603, name: 'MCPClientError', by: 'server', sent: 'error' },
+      'ai-sdk/tools-automatic': { outcome: 'rejected', code: -32603, name: 'MCPClientError', by: 'server', sent: 'error' },
+      'langchain/load-tools': { outcome: 'rejected', name: 'ToolException', by: 'server', sent: 'error' },
+    },
+  },
+];
+
+const faultCases: Scenario[] = FAULTS.flatMap((fault) =>
+  FAULT_COLUMNS.map((column) =>
+    defineCase({
+      ...columnParts(column),
+      shape: { id: fault.id, title: fault.title, result: s.conformingSuccess.result },
+      server: fault.server,
+      tool: auditTool,
+      timeoutMs: OUR_LIMIT_MS,
+      ...(fault.clientTimeout && { clientTimeoutMs: CLIENT_LIMIT_MS }),
+      family: 'faults',
+      question: `${fault.title}: what does ${column}'s call throw, or does it hang?`,
+      reference: fault.reference,
+      expected: fault.expected[column],
+    }),
+  ),
+);
+
 export const ecosystemMatrix = defineMatrix({
   name: 'ecosystem',
   title: 'Beyond the official SDK: the AI SDK and LangChain clients beside v1 and v2',
   source: 'scenarios/ecosystem.ts (issue #12): the audit\'s six shapes, and the transports, for every client line',
-  scenarios: [...shapeCases, ...transportCases],
+  scenarios: [...shapeCases, ...transportCases, ...faultCases],
 });

@@ -50,6 +50,11 @@ export interface LineDescription {
 
 export interface ClientAdapter extends LineDescription {
   connect(endpoint: ClientEndpoint): Promise<ConnectedClient>;
+  /**
+   * Loads the line's package now rather than on the first connect, so the load is not inside a case's
+   * time limit (LangChain's takes about a second; a fault case waits 500 ms).
+   */
+  preload?(): Promise<void>;
 }
 
 /** The client a line's cases run against: the project's pinned one, or a release loaded at run time. */
@@ -105,9 +110,13 @@ export function wrapClient(client: AnyClient, transport: unknown, callTool: Conn
 /** An adapter whose package is imported on the first connect, once. */
 export function lazyAdapter<T>(description: LineDescription, load: () => Promise<T>, create: (loaded: T) => ClientAdapter): ClientAdapter {
   let loaded: Promise<ClientAdapter> | undefined;
+  const adapter = () => (loaded ??= load().then(create));
   return {
     ...description,
-    connect: async (endpoint) => (await (loaded ??= load().then(create))).connect(endpoint),
+    connect: async (endpoint) => (await adapter()).connect(endpoint),
+    preload: async () => {
+      await adapter();
+    },
   };
 }
 

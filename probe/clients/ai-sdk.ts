@@ -12,7 +12,7 @@ import { CLIENT_INFO, importLinePackage, lazyAdapter, packageNameOf } from './ad
 type AiSdkMcp = typeof import('@ai-sdk/mcp');
 type McpClient = Awaited<ReturnType<AiSdkMcp['createMCPClient']>>;
 interface ConvertedTool {
-  execute?: (args: unknown, options: { toolCallId: string; messages: unknown[] }) => unknown;
+  execute?: (args: unknown, options: { toolCallId: string; messages: unknown[]; abortSignal?: AbortSignal }) => unknown;
 }
 
 const AI_SDK_LINE: LineDescription = {
@@ -87,8 +87,13 @@ function createAiSdkAdapter(mcp: AiSdkMcp): ClientAdapter {
           if (tools === undefined) return client.callTool({ name, arguments: args, ...requestOptions });
           const converted = tools[name];
           if (converted?.execute === undefined) throw new TypeError(`the ai-sdk tools() set has no tool ${name}`);
-          // As generateText calls it: the arguments and a tool call id.
-          const value = await converted.execute(args, { toolCallId: 'probe-call', messages: [] });
+          // As generateText calls it: the arguments and a tool call id; an application's time limit on a
+          // tool is its abortSignal (execute takes no request timeout).
+          const value = await converted.execute(args, {
+            toolCallId: 'probe-call',
+            messages: [],
+            ...(options?.timeoutMs !== undefined && { abortSignal: AbortSignal.timeout(options.timeoutMs) }),
+          });
           // execute returns the CallToolResult itself when isError is set or no output schema was given.
           const isResult = !withSchemas || (typeof value === 'object' && value !== null && (value as { isError?: unknown }).isError === true);
           return isResult ? value : { [OUTPUT_KEY]: value };

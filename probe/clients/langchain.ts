@@ -33,12 +33,14 @@ function createLangChainAdapter({ loadMcpTools, Client }: { loadMcpTools: Adapte
       const transport = await v1Transport(endpoint);
       await client.connect(transport);
       let tools: LangChainTool[] | undefined;
-      const base = wrapClient(client, transport, async (name, args) => {
+      const base = wrapClient(client, transport, async (name, args, options) => {
         if (tools === undefined) throw new TypeError('the langchain line calls a tool only after load-tools');
         const tool = tools.find((t) => t.name === name);
         if (!tool) throw new TypeError(`loadMcpTools gave no tool ${name}`);
         // As a LangChain agent invokes it: a tool call, so the tool answers with a ToolMessage.
-        const message = (await tool.invoke({ name, args, id: 'probe-call', type: 'tool_call' })) as {
+        // A time limit is the invoke config's `timeout`, which the adapter hands to the v1 callTool.
+        const config = options?.timeoutMs !== undefined ? { timeout: options.timeoutMs } : undefined;
+        const message = (await tool.invoke({ name, args, id: 'probe-call', type: 'tool_call' }, config)) as {
           content: unknown;
           artifact?: unknown;
           status?: unknown;

@@ -70,6 +70,10 @@ export function environmentFor(scenarios: readonly Scenario[], base: Environment
 /** Observes and judges each scenario, in order, in this thread (the pool's workers run cases this way). */
 export async function runCases(scenarios: readonly Scenario[], options: RunCasesOptions): Promise<CaseRecord[]> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // Each line's package loads before the first case's clock starts (see ClientAdapter.preload).
+  for (const line of new Set(scenarios.map((s) => s.client))) {
+    if (Object.hasOwn(LINE_PINS, line)) await (options.clients?.[line] ?? pinnedClient(line, options.environment)).adapter.preload?.();
+  }
   const cases: CaseRecord[] = [];
   for (const scenario of scenarios) {
     const client = options.clients?.[scenario.client] ?? pinnedClient(scenario.client, options.environment);
