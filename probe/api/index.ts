@@ -3,13 +3,12 @@
 // Every function that runs cases returns a promise and reports bad input by rejecting it (InputError).
 // Bundled to dist/index.mjs (bin/build.mjs); its types are emitted by `tsc -p tsconfig.build.json`.
 import { join } from 'node:path';
-import { ToolDefinitionSchema, ToolResultSchema, type Capture, type Matrix, type ResultFile, type ToolDefinition, type ToolResult } from '../core/domain.ts';
+import { CLIENT_LINES, ToolDefinitionSchema, ToolResultSchema, type Capture, type ClientLine, type Matrix, type ResultFile, type ToolDefinition, type ToolResult } from '../core/domain.ts';
 import { compareWithRecorded, type Comparison } from '../core/compare.ts';
 import { parseExpectRule } from '../core/expect-spec.ts';
-import { selectScenarios } from '../core/select.ts';
+import { parseClientLines, selectScenarios } from '../core/select.ts';
 import { InputError } from '../core/errors.ts';
-import { environmentFor, runMatrix as runMatrixIn } from '../engine/run.ts';
-import { captureEnvironment } from '../io/environment.ts';
+import { runMatrix as runMatrixIn } from '../engine/run.ts';
 import { slug } from '../io/capture.ts';
 import { readRecordedResult } from '../io/json-files.ts';
 import { PROJECT_ROOT } from '../io/project.ts';
@@ -65,8 +64,6 @@ async function run(matrix: Matrix, options: RunOptions): Promise<ResultFile> {
   const scenarios = selectScenarios(matrix.scenarios, options.cases ?? []);
   if (scenarios.length === 0) throw new InputError(`cases ${JSON.stringify(options.cases)} match no case of ${matrix.name}; ids look like ${matrix.scenarios[0]?.id}`);
   return runMatrixIn(matrix, scenarios, {
-    // The ecosystem lines' packages join the environment of a run that uses them (engine/run.ts).
-    environment: environmentFor(matrix.scenarios, captureEnvironment()),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     ...(options.runIn !== 'in-process' && { pool: { ...(options.jobs !== undefined && { jobs: options.jobs }) } }),
   });
@@ -94,6 +91,8 @@ export interface ReplayInput {
 export interface ReplayOptions extends RunOptions {
   /** Expectations as `--expect` takes them: `returned`, `rejected:-32602`, or `v1/*=rejected`. */
   readonly expect?: readonly string[];
+  /** The client lines to replay through, as `--clients` (default: every line). */
+  readonly clients?: readonly ClientLine[];
 }
 
 /** How every client line and discovery mode treats one tool result (`replay`). */
@@ -104,7 +103,8 @@ export async function replay(input: ReplayInput, options: ReplayOptions = {}): P
   const result = ToolResultSchema.safeParse(input.result);
   if (!result.success) throw new InputError(`replay: result: ${result.error.issues[0]?.path.join('.') || '(top level)'}: ${result.error.issues[0]?.message}`);
   const capture: Capture = { shape: slug(name), tool: tool.data, result: result.data };
-  return run(replayMatrix(capture, name, (options.expect ?? []).map(parseExpectRule)), options);
+  const lines = parseClientLines(options.clients ?? CLIENT_LINES, 'replay: clients');
+  return run(replayMatrix(capture, name, (options.expect ?? []).map(parseExpectRule), lines), options);
 }
 
 /** The recorded result shipped with the package for a built-in matrix (results/recorded*.json). */

@@ -109,6 +109,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
         .argParser(collect)
         .default([]),
     )
+    .option('--clients <lines>', 'the client lines to replay through, comma-separated (default: every line: v1,v2,ai-sdk,langchain)')
     .option('--format <format>', 'table (default), json, markdown, junit or repro (one case as a standalone folder)')
     .option('--json', 'the same as --format json', false)
     .option('--out <file>', 'write the output here: the result JSON (table, json; default results/replay-latest.json), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)')

@@ -84,7 +84,7 @@ export async function runCases(scenarios: readonly Scenario[], options: RunCases
 
 /** Runs the selected scenarios of one matrix into that matrix's result file. */
 export async function runMatrix(matrix: Matrix, scenarios: readonly Scenario[], options: RunMatrixOptions = {}): Promise<ResultFile> {
-  const environment = options.environment ?? captureEnvironment();
+  const environment = options.environment ?? environmentFor(matrix.scenarios, captureEnvironment());
   let cases: CaseRecord[];
   let lint: Record<string, Finding[]>;
   if (options.pool) {
