@@ -93,7 +93,7 @@ describe('mcp-sdk-probe', () => {
     [['stray'], /too many arguments/],
     [['--case', 'no-such-case'], /--case no-such-case matches no case of matrix audit/],
     [['--update', '--case', 'v1/*'], /--update records the whole matrix/],
-    [['--matrix', 'everything'], /--matrix everything: expected one of audit, extended, all/],
+    [['--matrix', 'everything'], /--matrix everything: expected one of audit, extended, ecosystem, all/],
     [['--matrix', 'all', '--recorded', 'x.json'], /--recorded names one file; with --matrix all each matrix is compared with its own/],
   ])('exits 2 with a one-line message on bad usage: %j', async (args, message) => {
     const run = await runMain([...args, '--recorded', recorded, '--out', out]);

@@ -16,7 +16,7 @@ import { checkReproRequest, reproFiles } from './repro.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { dirname, resolve } from 'node:path';
 import { startCaseThreadEarly } from '../engine/pool.ts';
-import { combineForDisplay, environmentFor, runMatrix, type CaseDone } from '../engine/run.ts';
+import { combineForDisplay, runMatrix, type CaseDone } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { caseMatcher, selectScenarios } from '../core/select.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, RUNS_FROM_CHECKOUT, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
@@ -160,7 +160,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   // Each built-in matrix runs on its own and is compared with its own recorded result.
   const parts = [];
   for (const [i, m] of matrices.entries()) {
-    const own = await runMatrix(m, selected[i]!, { timeoutMs: options.timeout, environment: environmentFor(m.scenarios, environment), pool });
+    const own = await runMatrix(m, selected[i]!, { timeoutMs: options.timeout, environment, pool });
     const before = recorded[i]!;
     const comparison = compareWithRecorded(before.kind === 'found' ? before.result : undefined, own, {
       fullMatrix: own.cases.length === m.scenarios.length,

@@ -84,7 +84,8 @@ export async function runCases(scenarios: readonly Scenario[], options: RunCases
 
 /** Runs the selected scenarios of one matrix into that matrix's result file. */
 export async function runMatrix(matrix: Matrix, scenarios: readonly Scenario[], options: RunMatrixOptions = {}): Promise<ResultFile> {
-  const environment = options.environment ?? environmentFor(matrix.scenarios, captureEnvironment());
+  // The given environment (or this machine's), plus the packages of the ecosystem lines the matrix uses.
+  const environment = environmentFor(matrix.scenarios, options.environment ?? captureEnvironment());
   let cases: CaseRecord[];
   let lint: Record<string, Finding[]>;
   if (options.pool) {
