@@ -125,9 +125,17 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     userScenarios = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, builtInIds);
   }
   // The ecosystem matrix repeats the audit's v1/v2 cells beside the other lines (same ids, same cases):
-  // run together (--matrix all), each id runs once, in the first matrix that has it.
+  // run together (--matrix all), each id runs once, in the first matrix that has it, and is compared there
+  // only. --update records every matrix whole, so it runs a repeated case in each.
   const seen = new Set<string>();
-  const selected = matrices.map((m) => selectScenarios(m.scenarios, options.case).filter((s) => !seen.has(s.id) && Boolean(seen.add(s.id))));
+  const repeated = matrices.map(() => new Set<string>());
+  const selected = matrices.map((m, i) =>
+    selectScenarios(m.scenarios, options.case).filter((s) => {
+      if (options.update || !seen.has(s.id)) return Boolean(seen.add(s.id));
+      repeated[i]!.add(s.id);
+      return false;
+    }),
+  );
   const selectedUser = selectScenarios(userScenarios, options.case);
   // Every pattern must select something: a typo in one of several would otherwise narrow the run silently.
   const allIds = [...matrices.flatMap((m) => m.scenarios), ...userScenarios].map((s) => s.id);
@@ -162,8 +170,9 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   for (const [i, m] of matrices.entries()) {
     const own = await runMatrix(m, selected[i]!, { timeoutMs: options.timeout, environment, pool });
     const before = recorded[i]!;
-    const comparison = compareWithRecorded(before.kind === 'found' ? before.result : undefined, own, {
-      fullMatrix: own.cases.length === m.scenarios.length,
+    const recordedHere = before.kind === 'found' ? { ...before.result, cases: before.result.cases.filter((c) => !repeated[i]!.has(c.id)) } : undefined;
+    const comparison = compareWithRecorded(recordedHere, own, {
+      fullMatrix: own.cases.length + repeated[i]!.size === m.scenarios.length,
       // Another release is expected to have another package label; what matters is whether it behaves
       // like the pinned client the recorded result was made with.
       ignore: otherReleases ? ['clientPackage'] : [],
