@@ -8,7 +8,7 @@
 // and cold v1 returns too. Every expectation below is a cell of that table; none is copied from what the
 // probe observed.
 import { defineCase, defineMatrix, returnsAsSent, type ShapeDefinition } from '../probe/core/define.ts';
-import type { ClientLine, Expected, ToolDefinition } from '../probe/core/domain.ts';
+import type { SdkLine, Expected, ToolDefinition } from '../probe/core/domain.ts';
 
 // JSON-RPC codes named by the audit's table.
 const INVALID_REQUEST = -32600;
@@ -86,7 +86,7 @@ export const AUDIT_CELLS = {
   // set (its guard is `if (result.structuredContent)`), v2 skips validation for isError results.
   'error-off-schema': { v1: REJECTED_INVALID_PARAMS, v2: returned(s.errorOffSchema) },
   'error-conforming': { v1: returned(s.errorConforming), v2: returned(s.errorConforming) },
-} as const satisfies Record<AuditShapeId, Record<ClientLine, Expected>>;
+} as const satisfies Record<AuditShapeId, Record<SdkLine, Expected>>;
 
 /**
  * "A separate v1 client called the same tool without first discovering it. That call returned the

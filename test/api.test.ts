@@ -16,11 +16,22 @@ describe('the library API', () => {
   it('replays a { tool, result } to every client line and discovery mode, judged by --expect words', async () => {
     const result = await replay(
       { name: 'Empty error', tool: { name: 't', inputSchema: { type: 'object' } }, result: { content: [], isError: true } },
-      { runIn: 'in-process', expect: ['returned'] },
+      { runIn: 'in-process', expect: ['v1/*=returned', 'v2/*=returned'] },
     );
-    expect(result.cases.map((c) => c.id)).toEqual(['v1/warm/empty-error', 'v1/cold/empty-error', 'v2/warm/empty-error', 'v2/cold/empty-error']);
-    expect(result.summary).toEqual({ passed: 4, failed: 0 });
-    expect(renderTerminalReport({ result, comparison: undefined, recordedPath: '', updatedRecorded: false, writtenPath: undefined })).toContain('4 passed, 0 failed');
+    // Every line by default, as the replay command: the SDK clients, the AI SDK's four ways, LangChain's tool.
+    expect(result.cases.map((c) => c.id)).toEqual([
+      'v1/warm/empty-error',
+      'v1/cold/empty-error',
+      'v2/warm/empty-error',
+      'v2/cold/empty-error',
+      'ai-sdk/warm/empty-error',
+      'ai-sdk/cold/empty-error',
+      'ai-sdk/tools-automatic/empty-error',
+      'ai-sdk/tools-with-schemas/empty-error',
+      'langchain/load-tools/empty-error',
+    ]);
+    expect(result.summary).toEqual({ passed: 4, failed: 0, unjudged: 5 });
+    expect(renderTerminalReport({ result, comparison: undefined, recordedPath: '', updatedRecorded: false, writtenPath: undefined })).toContain('4 passed, 0 failed, 5 unjudged');
     expect(renderJunit(result)).toContain('<testsuite');
     expect(JSON.parse(serializeResult(result)).matrix.name).toBe('replay');
   });
@@ -35,5 +46,6 @@ describe('the library API', () => {
     await expect(runMatrix('everything' as 'audit')).rejects.toThrow(/expected one of audit, extended/);
     await expect(runMatrix('audit', { cases: ['nothing-like-this'] })).rejects.toThrow(/match no case/);
     await expect(replay({ tool: { name: 7 } as never, result: {} })).rejects.toThrow(/replay: tool: name/);
+    await expect(replay({ tool: { name: 't', inputSchema: { type: 'object' } }, result: {} }, { clients: ['v3' as 'v1'] })).rejects.toThrow(/replay: clients: "v3" is not a client line/);
   });
 });

@@ -93,7 +93,7 @@ describe('mcp-sdk-probe', () => {
     [['stray'], /too many arguments/],
     [['--case', 'no-such-case'], /--case no-such-case matches no case of matrix audit/],
     [['--update', '--case', 'v1/*'], /--update records the whole matrix/],
-    [['--matrix', 'everything'], /--matrix everything: expected one of audit, extended, all/],
+    [['--matrix', 'everything'], /--matrix everything: expected one of audit, extended, ecosystem, all/],
     [['--matrix', 'all', '--recorded', 'x.json'], /--recorded names one file; with --matrix all each matrix is compared with its own/],
   ])('exits 2 with a one-line message on bad usage: %j', async (args, message) => {
     const run = await runMain([...args, '--recorded', recorded, '--out', out]);
@@ -151,15 +151,18 @@ describe('mcp-sdk-probe', () => {
     ]);
   });
 
-  it('--matrix all runs the audit and the extended matrix, each against its own recorded result', async () => {
+  it('--matrix all runs the audit, the extended and the ecosystem matrix, each against its own recorded result', async () => {
     // Two cases, one of each matrix: every case of both runs once per suite, in test/global-setup.ts
     // (audit.test.ts and extended.test.ts compare that run with both recorded results). This checks what
     // the CLI adds: both matrices in one run, each compared with its own recorded file, one report.
     const run = await runMain(['--matrix', 'all', '--case', 'v1/warm/error-off-schema', '--case', 'v1/warm/fault-close-mid-call', '--out', out]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const unchecked = JSON.parse(readFileSync(RECORDED, 'utf8')).cases.length + JSON.parse(readFileSync(join(ROOT, 'results', 'recorded-extended.json'), 'utf8')).cases.length - 2;
-    expect(run.stdout).toContain(`Compared with results/recorded.json and results/recorded-extended.json: 2 matched, ${unchecked} unchecked\n`);
+    const recordedCases = ['recorded.json', 'recorded-extended.json', 'recorded-ecosystem.json'].map((file) => JSON.parse(readFileSync(join(ROOT, 'results', file), 'utf8')).cases.length);
+    // v1/warm/error-off-schema is also a cell of the ecosystem matrix (its v1 column repeats the audit's):
+    // it runs once, as the audit's case, and the ecosystem's comparison leaves it out (not unchecked).
+    const unchecked = recordedCases.reduce((a, b) => a + b, 0) - 2 - 1;
+    expect(run.stdout).toContain(`Compared with results/recorded.json and results/recorded-extended.json and results/recorded-ecosystem.json: 2 matched, ${unchecked} unchecked\n`);
     expect(run.stdout).toContain('family: faults');
     const result = ResultFileSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(result.matrix.name).toBe('all');

@@ -45,6 +45,9 @@ const DISCOVERY_SAYS: Record<Discovery, RegExp> = {
   'all-pages': /all-pages: after walking every tools\/list page/,
   'one-page': /one-page: after fetching only the tool's page/,
   changed: /changed: after tools\/list; then the server changed the outputSchema/,
+  'tools-automatic': /tools-automatic: the AI SDK's tools\(\) \(schemas from the server\)/,
+  'tools-with-schemas': /tools-with-schemas: the AI SDK's tools\(\{ schemas \}\)/,
+  'load-tools': /load-tools: LangChain's loadMcpTools over the v1 client/,
 };
 const TRANSPORT_SAYS: Record<TransportKind, RegExp> = {
   'in-memory': /over a linked in-memory transport\.$/,

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { adapters } from '../probe/clients/index.ts';
 import type { JsonValue } from '../probe/core/domain.ts';
 import { explore } from '../probe/explore/explore.ts';
 import { compareWithKnown, exploreExitCode, KnownFileSchema, scenarioOf, serializeScenario } from '../probe/explore/findings.ts';
@@ -92,7 +91,7 @@ describe('explore against the real pinned clients', () => {
   it('a small seeded budget finds only findings recorded in results/explore-known.json', async () => {
     const known = KnownFileSchema.parse(JSON.parse(readFileSync(join(ROOT, 'results', 'explore-known.json'), 'utf8')));
     const settings = { seed: known.settings.seed, runs: 40, clients: known.settings.clients, maxSteps: DEFAULT_MAX_STEPS };
-    const lines = settings.clients.map((c) => adapters[c]);
+    const lines = settings.clients;
     const result = await explore((s) => runSequence(s, lines, { stepLimitMs: 2000 }), settings);
     expect(result.findings.length).toBeGreaterThan(0);
     const comparison = compareWithKnown(known, result.findings, settings);
@@ -170,7 +169,7 @@ describe('a finding as a scenario file', () => {
 
   it('a warm one-tool finding runs under --scenarios and passes with what each client did', async () => {
     const finding = { class: 'differential:v1+v2:error,sc:rejected(client-output-schema)/returned', sequence: { server, steps: [{ do: 'list', how: 'plain' } as const, errorCall] } };
-    const traces = await runSequence(finding.sequence, [adapters.v1, adapters.v2], { stepLimitMs: 2000 });
+    const traces = await runSequence(finding.sequence, ['v1', 'v2'], { stepLimitMs: 2000 });
     const scenario = scenarioOf(finding, traces)!;
     // Observed: v1 checks the error result against the listed schema and throws -32602; v2 hands it back.
     expect(scenario.expected).toEqual({ 'v1/warm': 'rejected:-32602', 'v2/warm': 'returned' });

@@ -52,6 +52,12 @@ const table: [string, Expected, Observation, MismatchKind[]][] = [
   ['content equal', expectReturned({ content: text }), returned(), []],
   ['content differs', expectReturned({ content: [{ type: 'text', text: 'y' }] }), returned(), ['content']],
   ['content unchecked when not expected', expectReturned(), returned({ content: [] }), []],
+  // A line whose application value is not a CallToolResult (the AI SDK's validated output, LangChain's ToolMessage).
+  ['other keys equal', expectReturned({ otherKeys: { output: { value: 7 } } }), returned({ otherKeys: { output: { value: 7 } } }), []],
+  ['other keys differ', expectReturned({ otherKeys: { output: { value: 7 } } }), returned({ otherKeys: { output: { value: 8 } } }), ['otherKeys']],
+  ['other keys expected, none observed', expectReturned({ otherKeys: { output: 7 } }), returned(), ['otherKeys']],
+  ['other keys observed beyond the expected', expectReturned({ otherKeys: {} }), returned({ otherKeys: { _meta: {} } }), ['otherKeys']],
+  ['other keys unchecked when not expected', expectReturned(), returned({ otherKeys: { _meta: {} } }), []],
   ['several at once', expectReturned({ isError: true, structuredContent: { value: 0 } }), returned(), ['isError', 'structuredContent']],
   ['any code when none is stated', { outcome: 'rejected' }, rejected(-32600), []],
   ['any code, even none', { outcome: 'rejected' }, rejected(null, 'TypeError'), []],

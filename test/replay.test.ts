@@ -60,15 +60,22 @@ describe('mcp-sdk-probe replay', () => {
     expect(run.code).toBe(0);
     expectValidResult(run.stdout);
     const replayed = ResultFileSchema.parse(JSON.parse(run.stdout));
-    const outcome = Object.fromEntries(replayed.cases.map((c) => [c.id, c.observed.outcome === 'rejected' ? c.observed.error.code : c.observed.outcome]));
-    // The audit's finding, on a realistic result: only discovered v1 rejects an off-schema error result.
+    const outcome = Object.fromEntries(replayed.cases.map((c) => [c.id, c.observed.outcome === 'rejected' ? (c.observed.error.code ?? c.observed.error.name) : c.observed.outcome]));
+    // The audit's finding, on a realistic result: only discovered v1 rejects an off-schema error result;
+    // the AI SDK returns it every way it is called. LangChain's tool validates the call's arguments against
+    // the inputSchema first, and a replay calls with none (the capture's tool requires some).
     expect(outcome).toEqual({
       'v1/warm/error-with-structured-content': -32602,
       'v1/cold/error-with-structured-content': 'returned',
       'v2/warm/error-with-structured-content': 'returned',
       'v2/cold/error-with-structured-content': 'returned',
+      'ai-sdk/warm/error-with-structured-content': 'returned',
+      'ai-sdk/cold/error-with-structured-content': 'returned',
+      'ai-sdk/tools-automatic/error-with-structured-content': 'returned',
+      'ai-sdk/tools-with-schemas/error-with-structured-content': 'returned',
+      'langchain/load-tools/error-with-structured-content': 'ToolInputParsingException',
     });
-    expect(replayed.summary).toEqual({ passed: 0, failed: 0, unjudged: 4 });
+    expect(replayed.summary).toEqual({ passed: 0, failed: 0, unjudged: 9 });
     expect(replayed.lint?.['error-with-structured-content']?.map((f) => `${f.level} ${f.rule}`)).toEqual([
       'error output-schema-conformance',
       'info error-result-structured-content-mcp',
@@ -77,7 +84,7 @@ describe('mcp-sdk-probe replay', () => {
   });
 
   it('replays logged JSON-RPC messages and judges --expect, later rules winning', async () => {
-    const args = ['replay', MESSAGES, '--expect', 'rejected:-32602', '--expect', '*/cold=returned', '--out', join(dir, 'messages.json')];
+    const args = ['replay', MESSAGES, '--clients', 'v1,v2', '--expect', 'rejected:-32602', '--expect', '*/cold=returned', '--out', join(dir, 'messages.json')];
     const pass = await runMain(args);
     expect(pass.code).toBe(0);
     expect(pass.stdout).toContain('4 passed, 0 failed');
@@ -88,14 +95,17 @@ describe('mcp-sdk-probe replay', () => {
   });
 
   it('writes Markdown evidence that carries the capture, so a maintainer can replay it', async () => {
-    const run = await runMain(['replay', MESSAGES, '--format', 'markdown', '--out', join(dir, 'evidence.md')]);
+    const run = await runMain(['replay', MESSAGES, '--clients', 'v2,ai-sdk', '--format', 'markdown', '--out', join(dir, 'evidence.md')]);
     expect(run.code).toBe(0);
     const markdown = readFileSync(join(dir, 'evidence.md'), 'utf8');
-    expect(markdown).toContain(`npx --yes mcp-sdk-probe@${HARNESS.version} replay capture.json --format markdown`);
+    expect(markdown).toContain(`npx --yes mcp-sdk-probe@${HARNESS.version} replay capture.json --clients 'v2,ai-sdk' --format markdown`);
     const block = /Save the replayed tool and result as `capture.json`:\n\n```json\n([\s\S]*?)\n```/.exec(markdown)?.[1];
     const original = parseCapture(JSON.parse(readFileSync(MESSAGES, 'utf8')), MESSAGES);
     expect(parseCapture(JSON.parse(block!), 'capture.json')).toEqual({ ...original, shape: 'capture' });
-    expect(markdown.match(/<details>/g)).toHaveLength(4);
+    // --clients chose the lines: v2's two cases and the AI SDK's four, each named with its package.
+    expect(markdown.match(/<details>/g)).toHaveLength(6);
+    expect(markdown).not.toContain('v1/warm/');
+    expect(markdown).toContain('@ai-sdk/mcp@2.0.99');
     expect(markdown).toContain('`output-schema-conformance`');
   });
 
@@ -106,7 +116,7 @@ describe('mcp-sdk-probe replay', () => {
     expect(run.stderr).toContain('Markdown evidence written to');
     // The result JSON still goes to the default path (results/replay-latest.json), here the temporary
     // stand-in for results/ (test/helpers/isolate-results.ts).
-    expect(ResultFileSchema.parse(JSON.parse(readFileSync(join(TEST_RESULTS, 'replay-latest.json'), 'utf8'))).cases).toHaveLength(4);
+    expect(ResultFileSchema.parse(JSON.parse(readFileSync(join(TEST_RESULTS, 'replay-latest.json'), 'utf8'))).cases).toHaveLength(9);
   });
 
   it.each([
@@ -114,6 +124,8 @@ describe('mcp-sdk-probe replay', () => {
     ['a bad expectation', ['replay', PAIR, '--expect', 'returnd'], /--expect returnd: 'returnd' is not an expectation/],
     ['an --expect pattern matching nothing', ['replay', PAIR, '--expect', 'v3/*=returned'], /--expect v3\/\*=returned: the pattern matches no case/],
     ['an empty --expect pattern', ['replay', PAIR, '--expect', '=returned'], /nothing before '='/],
+    ['an unknown client line', ['replay', PAIR, '--clients', 'v1,openai'], /--clients: "openai" is not a client line; expected one of v1, v2, ai-sdk, langchain/],
+    ['a client line named twice', ['replay', PAIR, '--clients', 'v2,v2'], /--clients: v2 is named twice/],
   ])('exits 2 on %s', async (_name, args, message) => {
     const run = await runMain([...args, '--out', join(dir, 'x.json')]);
     expect(run.code).toBe(2);

@@ -145,7 +145,8 @@ beforeAll(async () => {
     return scenario;
   });
   await runAll(auditMatrix, ALL ? auditMatrix.scenarios : auditMatrix.scenarios.filter((s) => AUDIT_FEW.includes(s.id)));
-  await runAll(replay, ALL ? replay.scenarios : replay.scenarios.filter((s) => s.client === 'v2' && s.discovery === 'warm'));
+  // The repro script drives the SDK lines (the ecosystem lines have none: reproUnsupported says so).
+  await runAll(replay, ALL ? replay.scenarios.filter((s) => s.client === 'v1' || s.client === 'v2') : replay.scenarios.filter((s) => s.client === 'v2' && s.discovery === 'warm'));
   await runAll(extendedMatrix, extended);
 }, 120_000);
 
@@ -243,6 +244,8 @@ describe('the generated folder', () => {
     const base = auditMatrix.scenarios[0]!;
     expect(reproUnsupported({ ...base, discovery: 'definition' })).toMatch(/v1 client has no callTool toolDefinition/);
     expect(reproUnsupported({ ...base, transport: 'stdio', server: { kind: 'hang' } })).toMatch(/stdio fixture answers with a plain result only/);
+    expect(reproUnsupported({ ...base, client: 'ai-sdk', discovery: 'tools-automatic' })).toMatch(/the ai-sdk client line has no standalone reproduction script/);
+    expect(reproUnsupported({ ...base, client: 'langchain', discovery: 'load-tools' })).toMatch(/the langchain client line has no standalone reproduction script/);
     const record = ran.get(base.id)!.result.cases.find((c) => c.id === base.id)!;
     expect(() => renderRepro({ scenario: { ...base, discovery: 'definition' }, record, packages: environment.packages, timeoutMs: TIMEOUT_MS })).toThrow(InputError);
     // A client release that is not a registry version cannot be pinned.
@@ -286,7 +289,7 @@ describe('mcp-sdk-probe --format repro (in-process CLI)', () => {
     ['no case', ['--format', 'repro', '--case', 'no-such-case', '--out', 'x'], /matches no case/],
     ['several cases', ['--format', 'repro', '--case', 'v1/*', '--out', 'x'], /exactly one case; --case selects 7/],
     ['every audit case', ['--format', 'repro', '--out', 'x'], /exactly one case; --case selects 13/],
-    ['a replay without --case', ['replay', CAPTURE, '--format', 'repro', '--out', 'x'], /exactly one case; --case selects 4/],
+    ['a replay without --case', ['replay', CAPTURE, '--format', 'repro', '--out', 'x'], /exactly one case; --case selects 9/],
     ['a replay --case matching nothing', ['replay', CAPTURE, '--format', 'repro', '--case', 'v3/*', '--out', 'x'], /matches no case of this replay/],
     [
       'a client release no package.json can pin',

@@ -1,7 +1,7 @@
 // The sweep's pure parts: change points, column compression, baseline and pinned gates, exit code,
 // sharding and merging. Hand-made records; no SDK, no network.
 import { describe, expect, it } from 'vitest';
-import type { ClientLine, Observation } from '../probe/core/domain.ts';
+import type { SdkLine, Observation } from '../probe/core/domain.ts';
 import { InputError } from '../probe/core/errors.ts';
 import { compressColumns } from '../probe/render/sweep.ts';
 import { compareNewestWithPinned, compareWithBaseline, mergeIntoBaseline, sweepExitCode, toBaseline } from '../probe/sweep/gates.ts';
@@ -12,7 +12,7 @@ import { caseRecord, resultFile } from './fixtures.ts';
 const R = (o: Partial<Observation> = {}) => ({ outcome: 'returned', content: [], serverSent: 'as-scenario', ...o }) as Observation;
 const X = (code: number) => ({ outcome: 'rejected', error: { name: 'McpError', code, message: `wording of ${code}` }, serverSent: 'as-scenario' }) as Observation;
 
-function ran(label: string, observations: Record<string, Observation>, line: ClientLine = 'v1'): ReleaseRun {
+function ran(label: string, observations: Record<string, Observation>, line: SdkLine = 'v1'): ReleaseRun {
   return {
     status: 'ran',
     release: { line, packageName: 'p', version: label, label, source: 'registry', integrity: `sha512-${label}` },

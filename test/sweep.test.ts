@@ -187,7 +187,7 @@ describe('sweep without the registry', () => {
     [['sweep', '--v1', 'latest', '--json', '--ndjson'], /--json and --ndjson both print to stdout/],
     [['sweep', '--v1', 'latest', '--shard', '3/2'], /--shard 3\/2: expected i\/n/],
     [['sweep', '--v1', './no-such-folder'], /--v1 .*no-such-folder: no such file or folder/],
-    [['sweep', '--v2', '2.4.0', '--matrix', 'nope'], /--matrix nope: expected one of audit, extended, all/],
+    [['sweep', '--v2', '2.4.0', '--matrix', 'nope'], /--matrix nope: expected one of audit, extended, ecosystem, all/],
     [['sweep', '--v2', '2.4.0', '--case', 'no-such-case'], /--case no-such-case matches no case of matrix audit/],
     [['sweep', '--v2', '2.4.0', '--format', 'pdf'], /--format pdf: expected one of table, html/],
   ] as const)('usage errors exit 2 with one line: %j', async ([args, message], { expect }) => {

@@ -3,10 +3,10 @@
 // Every function that runs cases returns a promise and reports bad input by rejecting it (InputError).
 // Bundled to dist/index.mjs (bin/build.mjs); its types are emitted by `tsc -p tsconfig.build.json`.
 import { join } from 'node:path';
-import { ToolDefinitionSchema, ToolResultSchema, type Capture, type Matrix, type ResultFile, type ToolDefinition, type ToolResult } from '../core/domain.ts';
+import { CLIENT_LINES, ToolDefinitionSchema, ToolResultSchema, type Capture, type ClientLine, type Matrix, type ResultFile, type ToolDefinition, type ToolResult } from '../core/domain.ts';
 import { compareWithRecorded, type Comparison } from '../core/compare.ts';
 import { parseExpectRule } from '../core/expect-spec.ts';
-import { selectScenarios } from '../core/select.ts';
+import { parseClientLines, selectScenarios } from '../core/select.ts';
 import { InputError } from '../core/errors.ts';
 import { runMatrix as runMatrixIn } from '../engine/run.ts';
 import { captureFileText, slug } from '../io/capture.ts';
@@ -16,6 +16,7 @@ import { parseJsonFile, readRecordedResult } from '../io/json-files.ts';
 import { SweepResultSchema, type SweepResult } from '../sweep/model.ts';
 import { PROJECT_ROOT } from '../io/project.ts';
 import { auditMatrix } from '../../scenarios/audit.ts';
+import { ecosystemMatrix } from '../../scenarios/ecosystem.ts';
 import { extendedMatrix } from '../../scenarios/extended/index.ts';
 import { replayMatrix } from '../../scenarios/replay.ts';
 
@@ -46,7 +47,7 @@ export type {
 } from '../core/domain.ts';
 
 /** The built-in matrices: the audit's 13 cases, and the cases the audit left out. */
-export type MatrixName = 'audit' | 'extended';
+export type MatrixName = 'audit' | 'extended' | 'ecosystem';
 
 export interface RunOptions {
   /** Per-case time limit in milliseconds (default 5000). */
@@ -62,8 +63,8 @@ export interface RunOptions {
   readonly cases?: readonly string[];
 }
 
-const MATRICES: Record<MatrixName, Matrix> = { audit: auditMatrix, extended: extendedMatrix };
-const RECORDED: Record<MatrixName, string> = { audit: 'recorded.json', extended: 'recorded-extended.json' };
+const MATRICES: Record<MatrixName, Matrix> = { audit: auditMatrix, extended: extendedMatrix, ecosystem: ecosystemMatrix };
+const RECORDED: Record<MatrixName, string> = { audit: 'recorded.json', extended: 'recorded-extended.json', ecosystem: 'recorded-ecosystem.json' };
 
 async function run(matrix: Matrix, options: RunOptions): Promise<ResultFile> {
   const scenarios = selectScenarios(matrix.scenarios, options.cases ?? []);
@@ -96,6 +97,8 @@ export interface ReplayInput {
 export interface ReplayOptions extends RunOptions {
   /** Expectations as `--expect` takes them: `returned`, `rejected:-32602`, or `v1/*=rejected`. */
   readonly expect?: readonly string[];
+  /** The client lines to replay through, as `--clients` (default: every line). */
+  readonly clients?: readonly ClientLine[];
 }
 
 /** How every client line and discovery mode treats one tool result (`replay`). */
@@ -106,7 +109,8 @@ export async function replay(input: ReplayInput, options: ReplayOptions = {}): P
   const result = ToolResultSchema.safeParse(input.result);
   if (!result.success) throw new InputError(`replay: result: ${result.error.issues[0]?.path.join('.') || '(top level)'}: ${result.error.issues[0]?.message}`);
   const capture: Capture = { shape: slug(name), tool: tool.data, result: result.data };
-  return run(replayMatrix(capture, name, (options.expect ?? []).map(parseExpectRule)), options);
+  const lines = parseClientLines(options.clients ?? CLIENT_LINES, 'replay: clients');
+  return run(replayMatrix(capture, name, (options.expect ?? []).map(parseExpectRule), lines), options);
 }
 
 /** The recorded result shipped with the package for a built-in matrix (results/recorded*.json). */

@@ -48,7 +48,8 @@ function table(cases: readonly CaseRecord[], asserted: (c: CaseRecord) => boolea
 
 async function replayed(subject: ToolCallSubject): Promise<readonly CaseRecord[]> {
   // In this thread: a vitest worker need not find dist/case-worker.mjs, and a replay is four quick cases.
-  const result = await replay(subject, { runIn: 'in-process' });
+  // The SDK lines the matchers assert (the ecosystem lines are `replay`'s, with --clients).
+  const result = await replay(subject, { runIn: 'in-process', clients: LINES });
   return result.cases;
 }
 

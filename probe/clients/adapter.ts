@@ -1,17 +1,30 @@
 // One adapter per client line, one shared interface. An adapter only drives its client and reports what
 // happened; it never decides whether that was right (judge.ts does).
-import type { ClientLine, ToolDefinition } from '../core/domain.ts';
+//
+// A client line is one file here: its name, its package, the transports it can reach a fixture over, the
+// discovery modes it has (the shared ones it supports and its own, such as the AI SDK's `tools()`), and
+// `connect`, which hands back a ConnectedClient whose `callTool` resolves to what the line's application
+// receives. Registering the line is one row in index.ts; its package pin is one row in packages.ts.
+import type { ClientLine, Discovery, ToolDefinition, TransportKind } from '../core/domain.ts';
 import type { ClientEndpoint } from '../core/endpoint.ts';
 import { HARNESS } from '../core/harness.ts';
-import { CLIENT_PACKAGES } from './packages.ts';
+import { CLIENT_PACKAGES, LINE_PINS } from './packages.ts';
 
 export interface ConnectedClient {
   /** `tools/list` as an application calls it first, which lets a client cache the outputSchema validator. */
   listTools(): Promise<void>;
   /** One `tools/list` request with this cursor (v2 aggregates every page when there is none). */
   listToolsPage(cursor: string | undefined): Promise<{ nextCursor?: string }>;
-  /** The client's own `callTool`, resolving to whatever it hands back to the application. */
+  /**
+   * The call as the line's application makes it, resolving to whatever the application is handed: the
+   * SDK's `callTool` result; after one of the line's own discovery modes, what its converted tool returns.
+   */
   callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
+  /**
+   * The line's own discovery modes (those in `discoveries` that engine/observe.ts does not drive through
+   * `listTools`), run before `callTool` with the tool the case is about.
+   */
+  discover?(mode: Discovery, tool: ToolDefinition): Promise<void>;
   close(): Promise<void>;
   /** stdio: the server child's stderr, where the fixture reports what it sent. */
   readonly serverStderr?: NodeJS.ReadableStream | null;
@@ -24,11 +37,24 @@ export interface CallOptions {
   readonly timeoutMs?: number;
 }
 
-export interface ClientAdapter {
+/** What a line is, known before its package loads. */
+export interface LineDescription {
   readonly line: ClientLine;
-  /** npm name of the package that provides this line's `Client`. */
+  /** npm name of the package that provides this line's client. */
   readonly packageName: string;
+  /** How the line can reach a fixture server (a case over any other transport is not defined for it). */
+  readonly transports: readonly TransportKind[];
+  /** The discovery modes the line has: the shared ones it supports (`warm`, `cold`, …) and its own. */
+  readonly discoveries: readonly Discovery[];
+}
+
+export interface ClientAdapter extends LineDescription {
   connect(endpoint: ClientEndpoint): Promise<ConnectedClient>;
+  /**
+   * Loads the line's package now rather than on the first connect, so the load is not inside a case's
+   * time limit (LangChain's takes about a second; a fault case waits 500 ms).
+   */
+  preload?(): Promise<void>;
 }
 
 /** The client a line's cases run against: the project's pinned one, or a release loaded at run time. */
@@ -81,14 +107,31 @@ export function wrapClient(client: AnyClient, transport: unknown, callTool: Conn
   };
 }
 
-/** An adapter whose `Client` class is imported on the first connect, once. */
-export function lazyAdapter(line: ClientLine, load: () => Promise<AnyClientClass>, create: (Client: AnyClientClass) => ClientAdapter): ClientAdapter {
+/** An adapter whose package is imported on the first connect, once. */
+export function lazyAdapter<T>(description: LineDescription, load: () => Promise<T>, create: (loaded: T) => ClientAdapter): ClientAdapter {
   let loaded: Promise<ClientAdapter> | undefined;
+  const adapter = () => (loaded ??= load().then(create));
   return {
-    line,
-    packageName: packageNameOf(line),
-    connect: async (endpoint) => (await (loaded ??= load().then(create))).connect(endpoint),
+    ...description,
+    connect: async (endpoint) => (await adapter()).connect(endpoint),
+    preload: async () => {
+      await adapter();
+    },
   };
+}
+
+/**
+ * Imports an ecosystem line's package. These are optional for an installed probe (optional
+ * peerDependencies), so a missing one is a one-line message naming what to install.
+ */
+export async function importLinePackage<T>(line: keyof typeof LINE_PINS, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    const pins = Object.entries(LINE_PINS[line]).map(([name, version]) => `${name}@${version}`);
+    throw new Error(`the ${line} client line needs ${pins.join(' ')}: npm install --save-dev ${pins.join(' ')}`, { cause: error });
+  }
 }
 
 export function packageNameOf(line: ClientLine): string {

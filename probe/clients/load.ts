@@ -22,5 +22,7 @@ export async function loadClientUnderTest(release: ClientModuleRef): Promise<Cli
   if (release.loaderUrl === null) return { adapter: adapters[release.line], clientPackage };
   const { load } = (await import(release.loaderUrl)) as { load: (specifier: string) => Promise<unknown> };
   const module = await load(release.specifier);
-  return { adapter: createAdapter[release.line](clientClassOf(module, clientPackage)), clientPackage };
+  const create = (createAdapter as Partial<Record<ClientLine, (typeof createAdapter)[keyof typeof createAdapter]>>)[release.line];
+  if (!create) throw new TypeError(`the ${release.line} line loads only its pinned package`);
+  return { adapter: create(clientClassOf(module, clientPackage)), clientPackage };
 }

@@ -1,14 +1,28 @@
 // Which npm package provides each client line, and where below it the `Client` class is exported.
-import type { ClientLine } from '../core/domain.ts';
+import type { ClientLine, SdkLine } from '../core/domain.ts';
 
-/** The npm package that provides each client line's `Client`. */
+/** The npm package that provides each client line's client. */
 export const CLIENT_PACKAGES = {
   v1: '@modelcontextprotocol/sdk',
   v2: '@modelcontextprotocol/client',
+  'ai-sdk': '@ai-sdk/mcp',
+  langchain: '@langchain/mcp-adapters',
 } as const satisfies Record<ClientLine, string>;
 
-/** The module specifier (below the package) that exports each line's `Client`. */
+/**
+ * The exact release each ecosystem line is pinned to, and the packages it needs beside it (LangChain's
+ * adapters take `@langchain/core` and `@langchain/langgraph` as peers). The same versions are the
+ * project's exact devDependencies and optional peerDependencies (test/ecosystem.test.ts checks they
+ * agree): a checkout's `npm ci` has them, an installed probe asks for them only when a line runs.
+ * The SDK lines are the probe's own dependencies and need no entry here.
+ */
+export const LINE_PINS = {
+  'ai-sdk': { '@ai-sdk/mcp': '2.0.99' },
+  langchain: { '@langchain/mcp-adapters': '1.1.4', '@langchain/core': '1.4.0', '@langchain/langgraph': '1.7.3' },
+} as const satisfies Partial<Record<ClientLine, Record<string, string>>>;
+
+/** The module specifier (below the package) that exports each SDK line's `Client` (for other releases). */
 export const CLIENT_ENTRY = {
   v1: 'client/index.js',
   v2: '',
-} as const satisfies Record<ClientLine, string>;
+} as const satisfies Record<SdkLine, string>;

@@ -1,10 +1,10 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientEndpoint } from '../core/endpoint.ts';
-import type { AnyClientClass, ClientAdapter } from './adapter.ts';
+import type { AnyClientClass, ClientAdapter, LineDescription } from './adapter.ts';
 import { CLIENT_INFO, lazyAdapter, packageNameOf, wrapClient } from './adapter.ts';
 
 /** The v1 line's own transports (loaded only when a case uses them, to keep the audit's start-up lean). */
-async function v1Transport(endpoint: ClientEndpoint): Promise<Transport> {
+export async function v1Transport(endpoint: ClientEndpoint): Promise<Transport> {
   switch (endpoint.kind) {
     case 'in-memory':
       return endpoint.transport;
@@ -22,10 +22,17 @@ async function v1Transport(endpoint: ClientEndpoint): Promise<Transport> {
   }
 }
 
+const V1_LINE: LineDescription = {
+  line: 'v1',
+  packageName: packageNameOf('v1'),
+  transports: ['in-memory', 'stdio', 'http'],
+  // No `definition`: v1's callTool cannot take a tool definition.
+  discoveries: ['warm', 'cold', 'all-pages', 'one-page', 'changed'],
+};
+
 export function createV1Adapter(ClientClass: AnyClientClass): ClientAdapter {
   return {
-    line: 'v1',
-    packageName: packageNameOf('v1'),
+    ...V1_LINE,
     async connect(endpoint) {
       const client = new ClientClass(CLIENT_INFO);
       const transport = await v1Transport(endpoint);
@@ -44,4 +51,4 @@ export function createV1Adapter(ClientClass: AnyClientClass): ClientAdapter {
  * The pinned v1 client. Its module loads on the first connect, not at start-up: the CLI's main thread
  * only schedules cases (engine/pool.ts), and the SDK loads in the threads that run them.
  */
-export const v1Adapter = lazyAdapter('v1', async () => (await import('@modelcontextprotocol/sdk/client/index.js')).Client as unknown as AnyClientClass, createV1Adapter);
+export const v1Adapter = lazyAdapter(V1_LINE, async () => (await import('@modelcontextprotocol/sdk/client/index.js')).Client as unknown as AnyClientClass, createV1Adapter);

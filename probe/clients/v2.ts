@@ -1,5 +1,5 @@
 import type { ClientEndpoint } from '../core/endpoint.ts';
-import type { AnyClient, AnyClientClass, ClientAdapter } from './adapter.ts';
+import type { AnyClient, AnyClientClass, ClientAdapter, LineDescription } from './adapter.ts';
 import { CLIENT_INFO, lazyAdapter, packageNameOf, wrapClient } from './adapter.ts';
 
 /** The v2 line's own transports; in memory, the fixture's v1 linked pair (see below). */
@@ -24,10 +24,16 @@ async function v2Transport(endpoint: ClientEndpoint): Promise<unknown> {
   }
 }
 
+const V2_LINE: LineDescription = {
+  line: 'v2',
+  packageName: packageNameOf('v2'),
+  transports: ['in-memory', 'stdio', 'http', 'http-in-process'],
+  discoveries: ['warm', 'cold', 'definition', 'all-pages', 'one-page', 'changed'],
+};
+
 export function createV2Adapter(ClientClass: AnyClientClass): ClientAdapter {
   return {
-    line: 'v2',
-    packageName: packageNameOf('v2'),
+    ...V2_LINE,
     async connect(endpoint) {
       const transport = await v2Transport(endpoint);
       let client: AnyClient;
@@ -54,4 +60,4 @@ export function createV2Adapter(ClientClass: AnyClientClass): ClientAdapter {
 }
 
 /** The pinned v2 client, loaded on the first connect (see v1.ts). */
-export const v2Adapter = lazyAdapter('v2', async () => (await import('@modelcontextprotocol/client')).Client as unknown as AnyClientClass, createV2Adapter);
+export const v2Adapter = lazyAdapter(V2_LINE, async () => (await import('@modelcontextprotocol/client')).Client as unknown as AnyClientClass, createV2Adapter);

@@ -20,7 +20,7 @@ import { startCaseThreadEarly } from '../engine/pool.ts';
 import { combineHeaders, streamMatrix } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { caseMatcher, selectScenarios } from '../core/select.ts';
-import { DEFAULT_OUT, DEFAULT_RECORDED, DEFAULT_RECORDED_EXTENDED, RUNS_FROM_CHECKOUT, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
+import { DEFAULT_OUT, DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, RUNS_FROM_CHECKOUT, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
 
 export interface AuditOptions {
   readonly json: boolean;
@@ -70,18 +70,20 @@ async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Parti
 export const MATRICES = {
   audit: async () => auditMatrix,
   extended: async () => (await import('../../scenarios/extended/index.ts')).extendedMatrix,
+  ecosystem: async () => (await import('../../scenarios/ecosystem.ts')).ecosystemMatrix,
 } as const satisfies Record<string, () => Promise<Matrix>>;
 /** The header of user scenarios (--scenarios) when they run as their own part of a report. */
 const USER_MATRIX: Matrix = { name: 'scenarios', title: 'user scenarios', source: '--scenarios', scenarios: [] };
-export const MATRIX_CHOICES = ['audit', 'extended', 'all'] as const;
+export const MATRIX_CHOICES = ['audit', 'extended', 'ecosystem', 'all'] as const;
 export const RECORDED_FOR = {
   audit: DEFAULT_RECORDED,
   extended: DEFAULT_RECORDED_EXTENDED,
+  ecosystem: DEFAULT_RECORDED_ECOSYSTEM,
 } as const satisfies Record<keyof typeof MATRICES, string>;
 
 export function chosenMatrices(name: string | undefined): (keyof typeof MATRICES)[] {
   const choice = name ?? 'audit';
-  if (choice === 'all') return ['audit', 'extended'];
+  if (choice === 'all') return ['audit', 'extended', 'ecosystem'];
   if (choice in MATRICES) return [choice as keyof typeof MATRICES];
   throw new InputError(`--matrix ${choice}: expected one of ${MATRIX_CHOICES.join(', ')}`);
 }
@@ -126,7 +128,18 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     const builtInIds = new Set(builtIn.flatMap((m) => m.scenarios.map((s) => s.id)));
     userScenarios = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, builtInIds);
   }
-  const selected = matrices.map((m) => selectScenarios(m.scenarios, options.case));
+  // The ecosystem matrix repeats the audit's v1/v2 cells beside the other lines (same ids, same cases):
+  // run together (--matrix all), each id runs once, in the first matrix that has it, and is compared there
+  // only. --update records every matrix whole, so it runs a repeated case in each.
+  const seen = new Set<string>();
+  const repeated = matrices.map(() => new Set<string>());
+  const selected = matrices.map((m, i) =>
+    selectScenarios(m.scenarios, options.case).filter((s) => {
+      if (options.update || !seen.has(s.id)) return Boolean(seen.add(s.id));
+      repeated[i]!.add(s.id);
+      return false;
+    }),
+  );
   const selectedUser = selectScenarios(userScenarios, options.case);
   // Every pattern must select something: a typo in one of several would otherwise narrow the run silently.
   const allIds = [...matrices.flatMap((m) => m.scenarios), ...userScenarios].map((s) => s.id);
@@ -186,7 +199,9 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   const parts = [];
   for (const [i, m] of matrices.entries()) {
     const before = recorded[i]!;
-    const own = await runPart(m, selected[i]!, { result: before.kind === 'found' ? before.result : undefined, fullMatrix: selected[i]!.length === m.scenarios.length });
+    // A case repeated from an earlier matrix was compared there (see `repeated` above), not here.
+    const recordedHere = before.kind === 'found' ? { ...before.result, cases: before.result.cases.filter((c) => !repeated[i]!.has(c.id)) } : undefined;
+    const own = await runPart(m, selected[i]!, { result: recordedHere, fullMatrix: selected[i]!.length + repeated[i]!.size === m.scenarios.length });
     parts.push({ ...own, comparison: own.comparison!, path: recordedPaths[i]! });
   }
   // User scenarios run beside them; only built-in cases have recorded results.

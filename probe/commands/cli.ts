@@ -83,7 +83,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--v1 <release>', 'run v1 cases with this @modelcontextprotocol/sdk release: a version, latest, a .tgz or a package folder')
     .option('--v2 <release>', 'run v2 cases with this @modelcontextprotocol/client release: a version, latest, a .tgz or a package folder')
     .option('--prerelease', 'let latest and ranges resolve to prereleases', false)
-    .option('--matrix <name>', 'audit (default: the 13 cases), extended (the cases the audit left out) or all')
+    .option('--matrix <name>', 'audit (default: the 13 cases), extended (the cases the audit left out), ecosystem (the AI SDK and LangChain clients beside v1 and v2) or all')
     .option('--scenarios <dir>', 'also run the scenario files (.json, .ts) in this folder beside the matrix')
     .addOption(jobsOption('cases', 'one thread per 32 cases, up to the number of cores'))
     .option('--resume', 'continue an interrupted run from its journal (<result file>.journal.ndjson): run only the cases it lacks', false)
@@ -122,6 +122,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
         .argParser(collect)
         .default([]),
     )
+    .option('--clients <lines>', 'the client lines to replay through, comma-separated (default: every line: v1,v2,ai-sdk,langchain)')
     .option('--format <format>', 'table (default), json, markdown, junit or repro (one case as a standalone folder)')
     .option('--json', 'the same as --format json', false)
     .option('--out <file>', 'write the output here: the result JSON (table, json; default results/replay-latest.json), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)')

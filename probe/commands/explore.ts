@@ -2,7 +2,7 @@
 // replay of one finding (--replay FILE). The search, the oracles and the files live in probe/explore/.
 import { resolve } from 'node:path';
 import { adapters } from '../clients/index.ts';
-import { CLIENT_LINES, type ClientLine } from '../core/domain.ts';
+import { SDK_LINES, type SdkLine } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { checkFolderPath, checkOutputPath, makeFolder, writeFileAtomic } from '../io/files.ts';
 import { readInputText } from '../io/files.ts';
@@ -42,15 +42,15 @@ export interface ExploreOptions {
 }
 
 
-export function parseClients(text: string): ClientLine[] {
+export function parseClients(text: string): SdkLine[] {
   const names = text.split(',').map((name) => name.trim());
-  const unknown = names.filter((name) => !(CLIENT_LINES as readonly string[]).includes(name));
-  if (names.length === 0 || unknown.length > 0) throw new InputError(`--clients ${text}: expected a comma-separated list of ${CLIENT_LINES.join(', ')}`);
+  const unknown = names.filter((name) => !(SDK_LINES as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) throw new InputError(`--clients ${text}: expected a comma-separated list of ${SDK_LINES.join(', ')}`);
   if (new Set(names).size !== names.length) throw new InputError(`--clients ${text}: names a client line twice`);
-  return names as ClientLine[];
+  return names as SdkLine[];
 }
 
-function packagesOf(clients: readonly ClientLine[]): Record<string, string> {
+function packagesOf(clients: readonly SdkLine[]): Record<string, string> {
   const installed = captureEnvironment().packages;
   return Object.fromEntries(clients.map((c) => [adapters[c].packageName, installed[adapters[c].packageName] ?? 'unknown']));
 }
@@ -59,8 +59,7 @@ export async function runExploreCommand(options: ExploreOptions, io: CliIo): Pro
   const clients = parseClients(options.clients);
   const format = options.format ?? 'table';
   if (!['table', 'markdown'].includes(format)) throw new InputError(`--format ${format}: explore prints table (default) or markdown (with --replay)`);
-  const lines = clients.map((c) => adapters[c]);
-  const run = (sequence: Parameters<typeof runSequence>[0]) => runSequence(sequence, lines, { stepLimitMs: DEFAULT_STEP_LIMIT_MS });
+  const run = (sequence: Parameters<typeof runSequence>[0]) => runSequence(sequence, clients, { stepLimitMs: DEFAULT_STEP_LIMIT_MS });
   if (options.replay !== undefined) return replayFinding(options.replay, clients, format, run, io);
   if (format !== 'table') throw new InputError('--format markdown prints one finding: use it with --replay FILE (every finding is also written as Markdown to --out)');
 
@@ -108,7 +107,7 @@ export async function runExploreCommand(options: ExploreOptions, io: CliIo): Pro
 /** Runs one finding file's sequence again: exit 1 while the finding reproduces, 0 once it no longer does. */
 async function replayFinding(
   path: string,
-  clients: readonly ClientLine[],
+  clients: readonly SdkLine[],
   format: string,
   run: (sequence: Parameters<typeof runSequence>[0]) => ReturnType<typeof runSequence>,
   io: CliIo,

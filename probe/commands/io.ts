@@ -26,6 +26,7 @@ const RECORDED_DIR = resolve(PROJECT_ROOT, 'results');
 export const RESULTS_DIR = RUNS_FROM_CHECKOUT ? RECORDED_DIR : resolve(process.cwd(), INSTALLED_RESULTS_FOLDER);
 export const DEFAULT_RECORDED = resolve(RECORDED_DIR, 'recorded.json');
 export const DEFAULT_RECORDED_EXTENDED = resolve(RECORDED_DIR, 'recorded-extended.json');
+export const DEFAULT_RECORDED_ECOSYSTEM = resolve(RECORDED_DIR, 'recorded-ecosystem.json');
 export const DEFAULT_OUT = resolve(RESULTS_DIR, 'latest.json');
 export const DEFAULT_SWEEP_OUT = resolve(RESULTS_DIR, 'sweep-latest.json');
 export const DEFAULT_SWEEP_BASELINE = resolve(RECORDED_DIR, 'sweep-baseline.json');

@@ -6,7 +6,8 @@ import { exitCodeFor } from '../core/exit-code.ts';
 import { parseExpectRule } from '../core/expect-spec.ts';
 import { replayMatrix } from '../../scenarios/replay.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
-import { caseMatcher, selectScenarios } from '../core/select.ts';
+import { caseMatcher, parseClientLines, selectScenarios } from '../core/select.ts';
+import { CLIENT_LINES } from '../core/domain.ts';
 import { runMatrix } from '../engine/run.ts';
 import { displayPath, paintFor, RESULTS_DIR, type CliIo } from './io.ts';
 import { checkEmitOutputs, defaultJsonPathFor, emit, guardedPaths, parseFormat } from './report.ts';
@@ -20,6 +21,7 @@ export interface ReplayOptions {
   readonly timeout: number;
   readonly jobs?: number;
   readonly case: readonly string[];
+  readonly clients?: string;
 }
 
 export const DEFAULT_REPLAY_OUT = join(RESULTS_DIR, 'replay-latest.json');
@@ -31,7 +33,8 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
   checkEmitOutputs(format, out, defaultJsonPathFor(DEFAULT_REPLAY_OUT, io), guardedPaths([{ path, what: 'replay capture' }]));
   const capture = readCapture(path, displayPath(path, io.cwd));
   const rules = options.expect.map(parseExpectRule);
-  const matrix = replayMatrix(capture, basename(path), rules);
+  const lines = options.clients === undefined ? CLIENT_LINES : parseClientLines(options.clients, '--clients');
+  const matrix = replayMatrix(capture, basename(path), rules, lines);
   for (const rule of rules) {
     if (rule.pattern !== undefined && !matrix.scenarios.some((s) => caseMatcher(rule.pattern!)(s.id))) {
       throw new InputError(`--expect ${rule.pattern}=${rule.word}: the pattern matches no case; ids look like ${matrix.scenarios[0]?.id}`);

@@ -10,7 +10,7 @@ import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
 import { serializeResult, serializeResultPieces } from '../io/json-files.ts';
 import { checkOutputPath, writeFileAtomic, type Guarded } from '../io/files.ts';
 import { join } from 'node:path';
-import { DEFAULT_RECORDED, DEFAULT_RECORDED_EXTENDED, DEFAULT_SWEEP_BASELINE, displayPath, PROJECT_ROOT, RESULTS_DIR, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
+import { DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, DEFAULT_SWEEP_BASELINE, displayPath, PROJECT_ROOT, RESULTS_DIR, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
 import { writeReproFolder } from './repro.ts';
 
 export const FORMATS = ['table', 'json', 'markdown', 'junit', 'repro'] as const;
@@ -90,7 +90,7 @@ export function defaultJsonPathFor(defaultJsonPath: string, io: CliIo): string {
  */
 export function guardedPaths(inputs: readonly { path: string; what: string }[] = [], updating?: { path: string; kind: 'audit' | 'sweep' }): Guarded[] {
   const baselines = [
-    ...[DEFAULT_RECORDED, DEFAULT_RECORDED_EXTENDED, join(PROJECT_ROOT, 'results', 'recorded.json'), join(PROJECT_ROOT, 'results', 'recorded-extended.json')].map((path) => ({ path, kind: 'audit' })),
+    ...[DEFAULT_RECORDED, DEFAULT_RECORDED_EXTENDED, DEFAULT_RECORDED_ECOSYSTEM, ...['recorded.json', 'recorded-extended.json', 'recorded-ecosystem.json'].map((file) => join(PROJECT_ROOT, 'results', file))].map((path) => ({ path, kind: 'audit' })),
     ...[DEFAULT_SWEEP_BASELINE, join(PROJECT_ROOT, 'results', 'sweep-baseline.json')].map((path) => ({ path, kind: 'sweep' })),
     // The other matrices' sweep baselines (sweep --matrix extended|all), and the server sweeps' (--server-v1/--server-v2).
     ...['extended', 'all', 'server-audit', 'server-extended', 'server-all']

@@ -19,7 +19,7 @@ import { renderSweepReport } from '../render/sweep.ts';
 import { readJsonFile, readRecordedResult } from '../io/json-files.ts';
 import { checkOutputPath, writeFileAtomic } from '../io/files.ts';
 import { guardedPaths, outputLabel } from './report.ts';
-import type { ClientLine } from '../core/domain.ts';
+import type { SdkLine } from '../core/domain.ts';
 import { serializeBaseline, serializeSweep, sweepToNdjson } from '../sweep/files.ts';
 import {
   compareNewestWithPinned,
@@ -100,7 +100,7 @@ export function defaultBaselineFor(matrix: string, side: Side = 'client'): strin
 /** The pinned clients' recorded results a matrix's newest-vs-pinned gate compares with (none for a matrix without one). */
 function defaultRecordedFor(matrix: string): string[] {
   const base = matrix.endsWith(WITH_SCENARIOS) ? matrix.slice(0, -WITH_SCENARIOS.length) : matrix;
-  if (base === 'all') return [RECORDED_FOR.audit, RECORDED_FOR.extended];
+  if (base === 'all') return chosenMatrices('all').map((name) => RECORDED_FOR[name]);
   return Object.hasOwn(RECORDED_FOR, base) ? [RECORDED_FOR[base as keyof typeof RECORDED_FOR]] : [];
 }
 
@@ -134,7 +134,9 @@ async function sweptMatrix(options: SweepOptions, io: CliIo): Promise<SweptMatri
     const builtIn = await Promise.all(Object.values(MATRICES).map((load) => load()));
     user = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, new Set(builtIn.flatMap((m) => m.scenarios.map((s) => s.id))));
   }
-  const builtIn = matrices.flatMap((m) => m.scenarios);
+  // The ecosystem matrix repeats the audit's v1/v2 cells (same ids, same cases): each id once, the first.
+  const ids = new Set<string>();
+  const builtIn = matrices.flatMap((m) => m.scenarios).filter((s) => !ids.has(s.id) && Boolean(ids.add(s.id)));
   const all = [...builtIn, ...user];
   for (const pattern of options.case) {
     if (!all.some((s) => caseMatcher(pattern)(s.id))) {
@@ -215,7 +217,7 @@ function readRecordedCases(paths: readonly string[]): ResultFile | undefined {
 }
 
 /** "latest" as the upper end of what was asked for (`latest`, `A..latest`) asks about the newest release. */
-export function gatedLines(request: SweepResult['request']): ClientLine[] {
+export function gatedLines(request: SweepResult['request']): SdkLine[] {
   const asked = { v1: request.serverV1 ?? request.v1, v2: request.serverV2 ?? request.v2 };
   return (['v1', 'v2'] as const).filter((line) => /(^|\.\.)latest$/.test(asked[line]?.trim() ?? ''));
 }

@@ -6,9 +6,21 @@ import { z } from 'zod';
 export const JsonValueSchema = z.json();
 export type JsonValue = z.infer<typeof JsonValueSchema>;
 
-export const CLIENT_LINES = ['v1', 'v2'] as const;
+/**
+ * The official SDK's client lines: the audit's two, the lines whose other releases `--v1`/`--v2` and
+ * `sweep` install, and the lines the extended matrix covers.
+ */
+export const SDK_LINES = ['v1', 'v2'] as const;
+export const SdkLineSchema = z.enum(SDK_LINES);
+export type SdkLine = z.infer<typeof SdkLineSchema>;
+/**
+ * Every client line: the SDK's, then the ecosystem's clients (issue #12): `ai-sdk` (`@ai-sdk/mcp`, its own
+ * protocol implementation) and `langchain` (`@langchain/mcp-adapters` over the v1 client). Each line is one
+ * adapter file in probe/clients/ and one package pin.
+ */
+export const CLIENT_LINES = [...SDK_LINES, 'ai-sdk', 'langchain'] as const;
 export const ClientLineSchema = z.enum(CLIENT_LINES);
-/** A client line is one family of SDK client packages driven by one adapter. */
+/** A client line is one family of client packages driven by one adapter. */
 export type ClientLine = z.infer<typeof ClientLineSchema>;
 
 /**
@@ -26,6 +38,15 @@ export const DiscoverySchema = z.enum([
   'one-page',
   // warm, then the server changes the tool's outputSchema and sends notifications/tools/list_changed.
   'changed',
+  // ai-sdk only: `client.tools()` (schemas: 'automatic') lists the tools and the call is the converted
+  // tool's `execute`, as the AI SDK's generateText runs it.
+  'tools-automatic',
+  // ai-sdk only: `client.tools({ schemas })` with application-supplied input and output schemas (zod,
+  // from the tool's own JSON Schemas), then the converted tool's `execute`.
+  'tools-with-schemas',
+  // langchain only: `loadMcpTools` lists the tools over the v1 client and the call is the LangChain tool's
+  // `invoke` with a tool call, as a LangChain agent runs it.
+  'load-tools',
 ]);
 export type Discovery = z.infer<typeof DiscoverySchema>;
 
@@ -79,6 +100,9 @@ export const ExpectedSchema = z.discriminatedUnion('outcome', [
       isError: z.boolean(),
       structuredContent: JsonValueSchema.optional(),
       content: z.array(JsonValueSchema).optional(),
+      // Any other key the client handed back, when given, must be deep-equal (a line whose application
+      // value is not a CallToolResult: the AI SDK's validated `output`, LangChain's `toolMessage`).
+      otherKeys: z.record(z.string(), JsonValueSchema).optional(),
       sent: SentExpectation,
     })
     .strict(),
@@ -194,6 +218,7 @@ export const MismatchSchema = z.discriminatedUnion('kind', [
     })
     .strict(),
   z.object({ kind: z.literal('content'), expected: JsonValueSchema, observed: JsonValueSchema.optional() }).strict(),
+  z.object({ kind: z.literal('otherKeys'), expected: JsonValueSchema, observed: JsonValueSchema.optional() }).strict(),
   z.object({ kind: z.literal('fixture-altered') }).strict(),
 ]);
 export type Mismatch = z.infer<typeof MismatchSchema>;

@@ -1,7 +1,7 @@
 // Facts about a case's server, derived once from its scenario: what the server's handler was given to
 // answer with (the one answer to "what did the server send" for every fixture kind), and which fixture
 // it was. The engine writes them into the record; fixtures and renderers read them from there.
-import type { ClientLine, Fixture, Scenario, ServerBehaviour, ToolResult, TransportKind } from './domain.ts';
+import type { Fixture, SdkLine, Scenario, ServerBehaviour, ToolResult, TransportKind } from './domain.ts';
 import { SERVER_PACKAGES } from './release.ts';
 
 /** The result the server's handler is given to answer tools/call with; null when it answers with none. */
@@ -68,7 +68,7 @@ export const FIXTURE_PACKAGES = {
  */
 export interface ServerSource {
   /** Which server package: v1 `@modelcontextprotocol/sdk`, v2 `@modelcontextprotocol/server` (SERVER_PACKAGES). */
-  readonly line: ClientLine;
+  readonly line: SdkLine;
   readonly label: string;
   /** A module of the release by its subpath below the package (`server/index.js`; '' for the main entry). */
   module(subpath: string): Promise<unknown>;
@@ -85,7 +85,7 @@ export interface ServerSource {
 export const SERVER_SUBPATHS = {
   v1: ['server/index.js', 'shared/protocol.js', 'types.js', 'server/mcp.js', 'server/streamableHttp.js'],
   v2: [''],
-} as const satisfies Record<ClientLine, readonly string[]>;
+} as const satisfies Record<SdkLine, readonly string[]>;
 
 /**
  * Why a case is left out of a server sweep of one line: its fixture is another package's, or it is the
@@ -94,7 +94,7 @@ export const SERVER_SUBPATHS = {
 export type ServerSweepExclusion = 'other-package' | 'stdio-child';
 
 /** Whether a server sweep of `line`'s package varies this case's fixture, and if not, why. */
-export function serverSweepExclusion(scenario: Pick<Scenario, 'server' | 'transport'>, line: ClientLine): ServerSweepExclusion | null {
+export function serverSweepExclusion(scenario: Pick<Scenario, 'server' | 'transport'>, line: SdkLine): ServerSweepExclusion | null {
   if (FIXTURE_PACKAGES[fixtureOf(scenario.server).server] !== SERVER_PACKAGES[line]) return 'other-package';
   if (transportOf(scenario) === 'stdio') return 'stdio-child';
   return null;

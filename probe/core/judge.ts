@@ -56,6 +56,11 @@ export function judge(expected: Expected | null, observed: Observation): Judgeme
       if (observed.content !== undefined) mismatch.observed = observed.content;
       mismatches.push(mismatch);
     }
+    if (expected.otherKeys !== undefined && !isDeepStrictEqual(expected.otherKeys, observed.otherKeys ?? {})) {
+      const mismatch: Mismatch = { kind: 'otherKeys', expected: expected.otherKeys };
+      if (observed.otherKeys !== undefined) mismatch.observed = observed.otherKeys;
+      mismatches.push(mismatch);
+    }
   }
   return { verdict: mismatches.length === 0 ? 'pass' : 'fail', mismatches };
 }

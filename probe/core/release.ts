@@ -1,7 +1,7 @@
 // A client release as results record it: which line, which package, which version and where it came
 // from, with no absolute paths. One schema; the type is inferred from it.
 import { z } from 'zod';
-import { ClientLineSchema, type ClientLine } from './domain.ts';
+import { SdkLineSchema, type SdkLine } from './domain.ts';
 
 /** Where a release came from. `pinned` is the project's own install (results/recorded.json). */
 export const ReleaseSourceSchema = z.enum(['pinned', 'registry', 'tarball', 'folder']);
@@ -20,13 +20,13 @@ export type Side = (typeof SIDES)[number];
 export const SERVER_PACKAGES = {
   v1: '@modelcontextprotocol/sdk',
   v2: '@modelcontextprotocol/server',
-} as const satisfies Record<ClientLine, string>;
+} as const satisfies Record<SdkLine, string>;
 
 export const ReleaseIdentitySchema = z
   .object({
     /** Present for a server release (`--server-v1`/`--server-v2`); a client release has none. */
     side: z.literal('server').optional(),
-    line: ClientLineSchema,
+    line: SdkLineSchema,
     packageName: z.string(),
     /** The version in the release's own package.json. */
     version: z.string(),

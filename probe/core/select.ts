@@ -1,6 +1,7 @@
-// Which cases a run selects: `--case` globs over case ids. Pure.
+// Which cases a run selects: `--case` globs over case ids, `--clients` client lines. Pure.
 import picomatch from 'picomatch';
-import type { Scenario } from './domain.ts';
+import { CLIENT_LINES, ClientLineSchema, type ClientLine, type Scenario } from './domain.ts';
+import { InputError } from './errors.ts';
 
 /**
  * `--case` patterns. A glob is matched against the case id and each of its leading segments, like a path:
@@ -20,4 +21,18 @@ export function selectScenarios(scenarios: readonly Scenario[], patterns: readon
   if (patterns.length === 0) return [...scenarios];
   const matchers = patterns.map(caseMatcher);
   return scenarios.filter((scenario) => matchers.some((matches) => matches(scenario.id)));
+}
+
+/** `--clients v1,ai-sdk` (or a list): known lines, each once, in the order given. */
+export function parseClientLines(given: string | readonly string[], what: string): ClientLine[] {
+  const names = typeof given === 'string' ? given.split(',').map((name) => name.trim()) : [...given];
+  const lines: ClientLine[] = [];
+  for (const name of names) {
+    const parsed = ClientLineSchema.safeParse(name);
+    if (!parsed.success) throw new InputError(`${what}: ${JSON.stringify(name)} is not a client line; expected one of ${CLIENT_LINES.join(', ')}`);
+    if (lines.includes(parsed.data)) throw new InputError(`${what}: ${name} is named twice`);
+    lines.push(parsed.data);
+  }
+  if (lines.length === 0) throw new InputError(`${what}: names no client line; expected some of ${CLIENT_LINES.join(', ')}`);
+  return lines;
 }

@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ClientUnderTest } from '../clients/index.ts';
 import { loadClientUnderTest } from '../clients/load.ts';
+import { LINE_PINS } from '../clients/packages.ts';
 import { CLIENT_LINES, type ClientLine } from '../core/domain.ts';
 import { givenResult } from '../core/fixture.ts';
 import { lintResult } from '../core/lint.ts';
@@ -23,6 +24,9 @@ try {
   for (const line of CLIENT_LINES) {
     const ref = input.clients[line];
     clients[line] = ref ? await loadClientUnderTest(ref) : pinnedClient(line, input.environment);
+    // An ecosystem line whose package the run's environment names (engine/run.ts environmentFor) is used
+    // by this run: load it before the first case's clock starts.
+    if (Object.hasOwn(LINE_PINS, line) && clients[line].adapter.packageName in input.environment.packages) await clients[line].adapter.preload?.();
   }
   post({ kind: 'ready' });
 } catch (error) {

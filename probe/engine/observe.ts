@@ -84,6 +84,12 @@ async function discover(client: ConnectedClient, fixture: RunningFixture, scenar
     case 'one-page':
       await client.listToolsPage(SECOND_PAGE);
       return;
+    // A line's own discovery modes: the adapter runs them (the AI SDK's tools(), LangChain's loadMcpTools).
+    case 'tools-automatic':
+    case 'tools-with-schemas':
+    case 'load-tools':
+      if (!client.discover) throw new TypeError(`this client line has no discovery mode ${scenario.discovery}`);
+      return client.discover(scenario.discovery, scenario.tool);
   }
 }
 

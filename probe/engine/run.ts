@@ -8,7 +8,8 @@ import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, 
 import { RESULT_SCHEMA_VERSION } from '../core/domain.ts';
 import type { ServerSource } from '../core/fixture.ts';
 import { clientPackageOf } from '../core/release.ts';
-import { captureEnvironment } from '../io/environment.ts';
+import { LINE_PINS } from '../clients/packages.ts';
+import { captureEnvironment, installedIntegrity, readInstalledPackage } from '../io/environment.ts';
 import { observe } from './observe.ts';
 import { lintShapes, recordCase, shapeFindings, summarize } from './record.ts';
 import { runCasesInPool, type PoolOptions } from './pool.ts';
@@ -45,9 +46,38 @@ export function pinnedClient(line: ClientLine, environment: Environment): Client
   return { adapter, clientPackage: clientPackageOf(adapter.packageName, environment.packages[adapter.packageName] ?? 'unknown') };
 }
 
+/**
+ * The environment of a run of these cases: the base (the SDK packages every result names) plus the
+ * packages of each ecosystem line the cases use, so a result names exactly the versions that decided it
+ * and the audit's and extended matrix's environment blocks stay as they are.
+ */
+export function environmentFor(scenarios: readonly Scenario[], base: Environment): Environment {
+  const lines = [...new Set(scenarios.map((s) => s.client))].filter((line): line is keyof typeof LINE_PINS => Object.hasOwn(LINE_PINS, line));
+  if (lines.length === 0) return base;
+  const found = lines.flatMap((line) => {
+    const pins = Object.entries(LINE_PINS[line]);
+    try {
+      return pins.map(([name]) => readInstalledPackage(name));
+    } catch {
+      const wanted = pins.map(([name, version]) => `${name}@${version}`).join(' ');
+      throw new Error(`the ${line} client line needs ${wanted}: npm install --save-dev ${wanted}`);
+    }
+  });
+  const sorted = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    ...base,
+    packages: sorted({ ...base.packages, ...Object.fromEntries(found.map((p) => [p.name, p.version])) }),
+    integrity: sorted({ ...base.integrity, ...installedIntegrity(found) }),
+  };
+}
+
 /** Observes and judges each scenario, in order, in this thread (the pool's workers run cases this way). */
 export async function runCases(scenarios: readonly Scenario[], options: RunCasesOptions): Promise<CaseRecord[]> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // Each line's package loads before the first case's clock starts (see ClientAdapter.preload).
+  for (const line of new Set(scenarios.map((s) => s.client))) {
+    if (Object.hasOwn(LINE_PINS, line)) await (options.clients?.[line] ?? pinnedClient(line, options.environment)).adapter.preload?.();
+  }
   const cases: CaseRecord[] = [];
   for (const scenario of scenarios) {
     const client = options.clients?.[scenario.client] ?? pinnedClient(scenario.client, options.environment);
@@ -58,7 +88,8 @@ export async function runCases(scenarios: readonly Scenario[], options: RunCases
 
 /** Runs the selected scenarios of one matrix into that matrix's result file. */
 export async function runMatrix(matrix: Matrix, scenarios: readonly Scenario[], options: RunMatrixOptions = {}): Promise<ResultFile> {
-  const environment = options.environment ?? captureEnvironment();
+  // The given environment (or this machine's), plus the packages of the ecosystem lines the matrix uses.
+  const environment = environmentFor(matrix.scenarios, options.environment ?? captureEnvironment());
   if (!options.pool) {
     const cases = await runCases(scenarios, { ...options, environment });
     return { ...resultHeader(matrix, environment, summarize(cases), lintShapes(scenarios)), cases };
@@ -95,6 +126,8 @@ export interface StreamMatrixOptions {
  */
 export async function streamMatrix(matrix: Matrix, scenarios: readonly Scenario[], options: StreamMatrixOptions): Promise<ResultHeader> {
   const { resumed, ...pool } = options.pool;
+  // Plus the packages of the ecosystem lines the matrix uses (unchanged when runMatrix already added them).
+  const environment = environmentFor(matrix.scenarios, options.environment);
   const counts = { pass: 0, fail: 0, unjudged: 0 };
   const lints: (Finding[] | null)[] = new Array(scenarios.length).fill(null);
   const done = (index: number, finished: CaseDone, wasResumed: boolean) => {
@@ -113,13 +146,13 @@ export async function streamMatrix(matrix: Matrix, scenarios: readonly Scenario[
     {
       ...pool,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      environment: options.environment,
+      environment,
       retain: false,
       onCaseDone: (i, record, lint) => done(todo[i]!, { record, lint }, false),
     },
   );
   const summary = counts.unjudged > 0 ? { passed: counts.pass, failed: counts.fail, unjudged: counts.unjudged } : { passed: counts.pass, failed: counts.fail };
-  return resultHeader(matrix, options.environment, summary, shapeFindings(scenarios, lints));
+  return resultHeader(matrix, environment, summary, shapeFindings(scenarios, lints));
 }
 
 function resultHeader(matrix: Matrix, environment: Environment, summary: ResultFile['summary'], lint: Record<string, Finding[]>): ResultHeader {

@@ -3,7 +3,7 @@
 // goes on for the classes not found yet, until the budget of sequences is spent. What runs a sequence is
 // passed in (the real clients, run.ts; or a test double of the traces), so the search is the same for both.
 import fc from 'fast-check';
-import type { ClientLine } from '../core/domain.ts';
+import type { SdkLine } from '../core/domain.ts';
 import { DEFAULT_MAX_STEPS, sequenceArbitrary } from './generate.ts';
 import { normaliseSequence, type Sequence } from './model.ts';
 import { checkTraces, clientsOf, violationClass, type Oracle, type Violation } from './oracles.ts';
@@ -22,7 +22,7 @@ export interface Finding {
   /** The violation's class (oracles.ts `violationClass`): what the known-findings file is keyed by. */
   readonly class: string;
   readonly oracle: Oracle;
-  readonly clients: readonly ClientLine[];
+  readonly clients: readonly SdkLine[];
   readonly violation: Violation;
   /** The minimal sequence, as fast-check shrank it (tool and page numbers normalised). */
   readonly sequence: Sequence;

@@ -2,7 +2,7 @@
 // known-findings file (results/explore-known.json) and the comparison with it. The file formats are zod
 // schemas (files come from users); the comparison and the pages are pure functions.
 import { z } from 'zod';
-import { ClientLineSchema } from '../core/domain.ts';
+import { SdkLineSchema } from '../core/domain.ts';
 import { sortKeys } from '../io/json-files.ts';
 import type { Finding } from './explore.ts';
 import type { UserScenario } from '../io/user-scenarios.ts';
@@ -50,7 +50,7 @@ export const FindingFileSchema = z
     schemaVersion: z.literal(FINDING_FILE_VERSION),
     class: z.string(),
     oracle: z.enum(ORACLES),
-    clients: z.array(ClientLineSchema).min(1),
+    clients: z.array(SdkLineSchema).min(1),
     sequence: SequenceSchema,
   })
   .strict();
@@ -109,7 +109,7 @@ export function serializeScenario(scenario: UserScenario): string {
 
 export const KNOWN_FILE_VERSION = 1;
 export const ExploreSettingsSchema = z
-  .object({ seed: z.number().int(), runs: z.number().int().positive(), clients: z.array(ClientLineSchema).min(1), maxSteps: z.number().int().positive() })
+  .object({ seed: z.number().int(), runs: z.number().int().positive(), clients: z.array(SdkLineSchema).min(1), maxSteps: z.number().int().positive() })
   .strict();
 export type RecordedSettings = z.infer<typeof ExploreSettingsSchema>;
 export const KnownFileSchema = z

@@ -5,7 +5,7 @@
 // (b) differential: two client lines that both validate settle the same call differently.
 // (c) no silent crash: every call and action settles; nothing is thrown outside them.
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { ClientLine, JsonValue, ToolResult } from '../core/domain.ts';
+import type { SdkLine, JsonValue, ToolResult } from '../core/domain.ts';
 import type { CallSettled, LineTrace, TraceEvent } from './trace.ts';
 
 export const ORACLES = ['schema-consistency', 'differential', 'no-silent-crash'] as const;
@@ -14,7 +14,7 @@ export type Oracle = (typeof ORACLES)[number];
 export type Violation =
   | {
       readonly oracle: 'schema-consistency';
-      readonly client: ClientLine;
+      readonly client: SdkLine;
       readonly step: number;
       /**
        * `rejected-conforming`: the client's outputSchema check refused a conforming result;
@@ -30,7 +30,7 @@ export type Violation =
     }
   | {
       readonly oracle: 'differential';
-      readonly clients: readonly [ClientLine, ClientLine];
+      readonly clients: readonly [SdkLine, SdkLine];
       readonly step: number;
       /** How each of the two clients settled the call, in `clients` order. */
       readonly settled: readonly [string, string];
@@ -39,14 +39,14 @@ export type Violation =
     }
   | {
       readonly oracle: 'no-silent-crash';
-      readonly client: ClientLine;
+      readonly client: SdkLine;
       readonly step: number;
       /** `stalled-call`, `stalled:<action>`, `threw:<action>` (an action the server did not fail) or `uncaught`. */
       readonly kind: string;
     };
 
 /** Who the violation is about, as finding tables show it. */
-export function clientsOf(violation: Violation): readonly ClientLine[] {
+export function clientsOf(violation: Violation): readonly SdkLine[] {
   return violation.oracle === 'differential' ? violation.clients : [violation.client];
 }
 

@@ -2,8 +2,8 @@
 // Each line gets a fresh scripted server and client (fixtures/scripted.ts) and the same server state
 // from the same sequence, so any difference between the lines is the clients'. Every step has a time
 // limit, so a client that never settles is recorded as stalled instead of hanging the exploration.
-import type { ClientAdapter, ConnectedClient } from '../clients/index.ts';
-import type { JsonValue, ToolDefinition, ToolResult } from '../core/domain.ts';
+import { adapters, type ConnectedClient } from '../clients/index.ts';
+import type { JsonValue, SdkLine, ToolDefinition, ToolResult } from '../core/domain.ts';
 import { classifyRejection } from '../core/rejected-by.ts';
 import { describeError } from '../engine/observe.ts';
 import { startScriptedServer, type ScriptedServer } from '../fixtures/scripted.ts';
@@ -57,7 +57,9 @@ async function listing(client: ConnectedClient, sequence: Sequence, step: Extrac
 }
 
 /** One client line through the whole sequence. */
-export async function runLine(sequence: Sequence, adapter: ClientAdapter, options: RunOptions): Promise<LineTrace> {
+/** Explore drives the official SDK lines (the model's paging, cursors and reconnects are theirs). */
+export async function runLine(sequence: Sequence, line: SdkLine, options: RunOptions): Promise<LineTrace> {
+  const adapter = adapters[line];
   const { server: spec } = sequence;
   const events: TraceEvent[] = [];
   let state = initialState(spec);
@@ -106,7 +108,7 @@ export async function runLine(sequence: Sequence, adapter: ClientAdapter, option
   };
 
   try {
-    if (!(await act('connect', connect))) return { client: adapter.line, events };
+    if (!(await act('connect', connect))) return { client: line, events };
     for (const [i, s] of sequence.steps.entries()) {
       step = i;
       switch (s.do) {
@@ -125,7 +127,7 @@ export async function runLine(sequence: Sequence, adapter: ClientAdapter, option
           answer = resultFor(spec, state, s);
           const tool = toolDefinition(spec, state, s.tool);
           // v1's callTool takes no definition (clients/v1.ts); it makes the plain call.
-          const definition: ToolDefinition | undefined = s.definition && adapter.line === 'v2' ? tool : undefined;
+          const definition: ToolDefinition | undefined = s.definition && line === 'v2' ? tool : undefined;
           let settled: CallSettled;
           try {
             const value = await within(
@@ -143,12 +145,12 @@ export async function runLine(sequence: Sequence, adapter: ClientAdapter, option
         case 'reconnect':
           // A new client on a new connection to the same server state (the adapters connect a new Client).
           await disconnect();
-          if (!(await act('reconnect', connect))) return { client: adapter.line, events };
+          if (!(await act('reconnect', connect))) return { client: line, events };
           break;
       }
       await drain();
     }
-    return { client: adapter.line, events };
+    return { client: line, events };
   } finally {
     await disconnect();
     process.off('unhandledRejection', onUncaught);
@@ -156,8 +158,8 @@ export async function runLine(sequence: Sequence, adapter: ClientAdapter, option
 }
 
 /** The sequence against every line, one after the other (the same server state, replayed per line). */
-export async function runSequence(sequence: Sequence, adapters: readonly ClientAdapter[], options: RunOptions): Promise<LineTrace[]> {
+export async function runSequence(sequence: Sequence, lines: readonly SdkLine[], options: RunOptions): Promise<LineTrace[]> {
   const traces: LineTrace[] = [];
-  for (const adapter of adapters) traces.push(await runLine(sequence, adapter, options));
+  for (const line of lines) traces.push(await runLine(sequence, line, options));
   return traces;
 }

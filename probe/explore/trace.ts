@@ -1,7 +1,7 @@
 // What one client line did with one sequence, as the oracles read it: the server's side (what each
 // tools/list answer listed, which listings it refused) and the client's (how each call settled, which
 // other action threw or stalled), in the order they happened. Recorded by run.ts; made by hand in tests.
-import type { ClientLine, ErrorInfo, JsonValue, RejectedBy, ToolDefinition, ToolResult } from '../core/domain.ts';
+import type { SdkLine, ErrorInfo, JsonValue, RejectedBy, ToolDefinition, ToolResult } from '../core/domain.ts';
 
 /** How a call settled: handed back, thrown (and who rejected it), or not settled within the step limit. */
 export type CallSettled =
@@ -39,6 +39,6 @@ export type TraceEvent =
   | { readonly event: 'uncaught'; readonly step: number; readonly error: ErrorInfo };
 
 export interface LineTrace {
-  readonly client: ClientLine;
+  readonly client: SdkLine;
   readonly events: readonly TraceEvent[];
 }

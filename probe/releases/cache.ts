@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ClientLine } from '../core/domain.ts';
+import type { SdkLine } from '../core/domain.ts';
 import { SERVER_PACKAGES, type ReleaseIdentity, type Side } from '../core/release.ts';
 import { InputError } from '../core/errors.ts';
 import { makeFolder, writeFileAtomic } from '../io/files.ts';
@@ -31,13 +31,13 @@ export function defaultCacheDir(projectRoot: string, env: Readonly<Record<string
  * its client package (v1: the SDK) shares the client's install; another package gets its own prefix
  * (`server-v2-2.4.0` for @modelcontextprotocol/server).
  */
-export function aliasFor(line: ClientLine, label: string, side: Side = 'client'): string {
+export function aliasFor(line: SdkLine, label: string, side: Side = 'client'): string {
   const prefix = side === 'server' && SERVER_PACKAGES[line] !== CLIENT_PACKAGES[line] ? `server-${line}` : line;
   return `${prefix}-${label.replace(/[^a-z0-9.+-]/gi, '-').replace('+', '-')}`;
 }
 
 /** The npm package a release of a line and side comes from. */
-export function packageFor(line: ClientLine, side: Side = 'client'): string {
+export function packageFor(line: SdkLine, side: Side = 'client'): string {
   return side === 'server' ? SERVER_PACKAGES[line] : CLIENT_PACKAGES[line];
 }
 
@@ -75,7 +75,7 @@ function sha512(path: string): string {
 }
 
 export interface Wanted {
-  readonly line: ClientLine;
+  readonly line: SdkLine;
   readonly version: string;
   /** `server`: the line's server package (SERVER_PACKAGES); a client release when absent. */
   readonly side?: Side;
@@ -184,7 +184,7 @@ export class ReleaseCache {
    * original file) and installed like a release; a folder is used in place through a link, so its own
    * node_modules serve its dependencies, as they would for an SDK maintainer's checkout.
    */
-  async local(line: ClientLine, kind: 'tarball' | 'folder', userPath: string, flag: string): Promise<LoadableRelease> {
+  async local(line: SdkLine, kind: 'tarball' | 'folder', userPath: string, flag: string): Promise<LoadableRelease> {
     const packageName = CLIENT_PACKAGES[line];
     if (!existsSync(userPath)) throw new InputError(`${flag} ${userPath}: no such file or folder`);
     const isFile = statSync(userPath).isFile();
@@ -220,7 +220,7 @@ export class ReleaseCache {
 
 /** An unreleased build, labelled by its version and a hash of where it came from. */
 function localRelease(
-  line: ClientLine,
+  line: SdkLine,
   version: string,
   hash: string,
   source: 'tarball' | 'folder',

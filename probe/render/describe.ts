@@ -54,6 +54,7 @@ export const MISMATCH_WORDING = {
   isError: (m) => `expected isError ${m.expected}, observed ${m.observed}`,
   structuredContent: (m) => `expected structuredContent ${json(m.expected)}, observed ${json(m.observed)}`,
   content: (m) => `expected content ${json(m.expected)}, observed ${json(m.observed)}`,
+  otherKeys: (m) => `expected the other keys ${json(m.expected)}, observed ${json(m.observed)}`,
   'fixture-altered': () => 'the fixture server did not send the scenario result unchanged, so the client never saw this shape',
 } as const satisfies { [K in MismatchKind]: (mismatch: Extract<Mismatch, { kind: K }>) => string };
 
@@ -105,6 +106,9 @@ export const DISCOVERY_WORDING = {
   'all-pages': 'after walking every tools/list page with its cursor (the tool is on page 2)',
   'one-page': "after fetching only the tool's page (page 2) with its cursor",
   changed: 'after tools/list; then the server changed the outputSchema and sent notifications/tools/list_changed',
+  'tools-automatic': "the AI SDK's tools() (schemas from the server), then the converted tool's execute",
+  'tools-with-schemas': "the AI SDK's tools({ schemas }) with the application's zod input/output schemas, then execute",
+  'load-tools': "LangChain's loadMcpTools over the v1 client, then the tool's invoke with a tool call",
 } as const satisfies Record<Discovery, string>;
 
 export const TRANSPORT_WORDING = {

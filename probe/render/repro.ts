@@ -29,6 +29,8 @@ export interface ReproInput {
 export function reproUnsupported(scenario: Scenario): string | undefined {
   const { server, client, discovery } = scenario;
   const transport = scenario.transport ?? 'in-memory';
+  // The repro script drives the SDK clients only (issue #12's ecosystem lines have no script yet).
+  if (client !== 'v1' && client !== 'v2') return `the ${client} client line has no standalone reproduction script`;
   if (discovery === 'definition' && client === 'v1') return 'the v1 client has no callTool toolDefinition option (the harness adapter, not the SDK, refuses it)';
   if (server.kind === 'v2-handler') {
     if (client !== 'v2') return 'the v1 client cannot negotiate with a createMcpHandler server (the harness adapter refuses it)';
@@ -326,6 +328,11 @@ function discoverySteps(scenario: Scenario): string[] {
       ];
     case 'one-page':
       return [`    // Discovery: only the tool's own page, fetched with its cursor (the first page is never seen).`, `    await client.listTools({ cursor: '${SECOND_PAGE}' });`];
+    case 'tools-automatic':
+    case 'tools-with-schemas':
+    case 'load-tools':
+      // reproUnsupported refuses the ecosystem lines before a script is written.
+      throw new Error(`repro: discovery ${scenario.discovery} has no script`);
   }
 }
 

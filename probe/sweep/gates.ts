@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import semver from 'semver';
 import { z } from 'zod';
-import type { ClientLine, ResultFile } from '../core/domain.ts';
+import type { SdkLine, ResultFile } from '../core/domain.ts';
 import { exitCode } from '../core/exit-code.ts';
 import { compareReleases } from '../releases/order.ts';
 import { clientPackageOf, parseReleaseKey, releaseKey, SERVER_PACKAGES, SIDES, sideOf, type Side } from '../core/release.ts';
@@ -107,9 +107,9 @@ export function compareWithBaseline(baseline: SweepBaseline | undefined, result:
 }
 
 export type PinnedComparison =
-  | { readonly line: ClientLine; readonly kind: 'same'; readonly release: string; readonly pinned: string }
-  | { readonly line: ClientLine; readonly kind: 'differs'; readonly release: string; readonly pinned: string; readonly cases: readonly BehaviourChange[] }
-  | { readonly line: ClientLine; readonly kind: 'did-not-run'; readonly release: string; readonly pinned: string };
+  | { readonly line: SdkLine; readonly kind: 'same'; readonly release: string; readonly pinned: string }
+  | { readonly line: SdkLine; readonly kind: 'differs'; readonly release: string; readonly pinned: string; readonly cases: readonly BehaviourChange[] }
+  | { readonly line: SdkLine; readonly kind: 'did-not-run'; readonly release: string; readonly pinned: string };
 
 /**
  * The newest release of each gated line against the pinned client's recorded audit result: "does the
@@ -120,7 +120,7 @@ export type PinnedComparison =
 export function compareNewestWithPinned(
   recorded: ResultFile,
   result: SweepResult,
-  lines: readonly ClientLine[],
+  lines: readonly SdkLine[],
   /** The case ids the gate covers (a --case subset, without user scenarios); all when absent. */
   only?: ReadonlySet<string>,
 ): PinnedComparison[] {

@@ -1,7 +1,7 @@
 // What differs when a sweep varies the server package instead of the client (`--server-v1`/`--server-v2`):
 // which cases a release runs, which are left out and why, and the behaviour compared between releases,
 // which then includes what the server put on the wire.
-import type { ClientLine, Scenario } from '../core/domain.ts';
+import type { SdkLine, Scenario } from '../core/domain.ts';
 import { serverSweepExclusion, type ServerSweepExclusion } from '../core/fixture.ts';
 import type { ReleaseIdentity } from '../core/release.ts';
 import type { SweepResult } from './model.ts';
@@ -18,7 +18,7 @@ type LeftOut = NonNullable<SweepResult['leftOut']>[number];
  * The cases no server release of the swept lines runs, grouped by why, so the sweep can say so in one line
  * (never silently): other packages' fixtures, and the stdio child (a bundled process of the pinned server).
  */
-export function leftOutOfServerSweep(scenarios: readonly Scenario[], lines: readonly ClientLine[]): LeftOut[] {
+export function leftOutOfServerSweep(scenarios: readonly Scenario[], lines: readonly SdkLine[]): LeftOut[] {
   const byReason = new Map<ServerSweepExclusion, string[]>();
   for (const scenario of scenarios) {
     const reasons = lines.map((line) => serverSweepExclusion(scenario, line));

@@ -1,6 +1,6 @@
 // Family "discovery": what the client knows about the tool when it calls it.
 import { returnsAsSent } from '../../probe/core/define.ts';
-import type { ClientLine, Expected, Scenario, ToolDefinition } from '../../probe/core/domain.ts';
+import type { SdkLine, Expected, Scenario, ToolDefinition } from '../../probe/core/domain.ts';
 import { AUDIT_CELLS, auditShapes, auditTool, BOTH, cellParts, family, type AuditShapeId, type Cell } from './shared.ts';
 
 const discovery = family('discovery');
@@ -19,7 +19,7 @@ const IN_AUDIT = 'in-audit';
  * One row per audit shape. Columns: the tool never listed (cold), and v2 handed the definition by the
  * application through callTool(params, { toolDefinition }) instead of tools/list (v2 only).
  */
-const UNLISTED: Record<AuditShapeId, { cold: Record<ClientLine, Expected | typeof IN_AUDIT>; definition: { v2: Expected } }> = {
+const UNLISTED: Record<AuditShapeId, { cold: Record<SdkLine, Expected | typeof IN_AUDIT>; definition: { v2: Expected } }> = {
   // Observed, cold: neither client checks anything it has not listed; every shape comes back as sent.
   // Observed, definition: exactly the audit's v2 column (after tools/list).
   'conforming-success': {
@@ -80,7 +80,7 @@ const PAGED: Record<PagedCell, { question: string; expected: Expected }> = {
 // Observed: v1 keeps the validator it cached from the first listing and rejects a result the new schema
 // allows (the audit's verdict under the old schema); v2 drops its cached listing on the notification and
 // returns it.
-const CHANGED: Record<ClientLine, Expected> = {
+const CHANGED: Record<SdkLine, Expected> = {
   v1: { ...AUDIT_CELLS['off-schema-success'].v1, by: 'client-output-schema' },
   v2: returnsAsSent(s.offSchemaSuccess.result),
 };

@@ -1,6 +1,6 @@
 // Building blocks shared by the extended matrix's families.
 import { defineCase, type CaseDefinition } from '../../probe/core/define.ts';
-import { ClientLineSchema, DiscoverySchema, type ClientLine, type Discovery, type Expected, type RejectedBy, type Scenario } from '../../probe/core/domain.ts';
+import { SdkLineSchema, DiscoverySchema, type SdkLine, type Discovery, type Expected, type RejectedBy, type Scenario } from '../../probe/core/domain.ts';
 
 export { AUDIT_CELLS, auditShapes, auditTool, type AuditShapeId } from '../audit.ts';
 
@@ -16,10 +16,10 @@ export function family(name: string) {
   return (definition: ExtendedCase): Scenario => defineCase({ ...definition, family: name });
 }
 
-export const BOTH: readonly ClientLine[] = ['v1', 'v2'];
+export const BOTH: readonly SdkLine[] = ['v1', 'v2'];
 
 /** One expectation per client line: a table row that leaves a client out does not compile. */
-export type ClientCells = Record<ClientLine, Expected>;
+export type ClientCells = Record<SdkLine, Expected>;
 
 /** Expectations, as the pinned SDKs were observed to behave (each verified by running the case). */
 export const rejected = (code: number | string | null, by?: RejectedBy, extra: { name?: string; sent?: Expected['sent'] } = {}): Expected => ({
@@ -29,11 +29,11 @@ export const rejected = (code: number | string | null, by?: RejectedBy, extra: {
   ...extra,
 });
 
-export type Cell = `${ClientLine}/${Discovery}`;
+export type Cell = `${SdkLine}/${Discovery}`;
 
 /** The client and discovery mode a cell name such as `v1/all-pages` stands for (checked, not cast). */
-export function cellParts(cell: string): { client: ClientLine; discovery: Discovery } {
+export function cellParts(cell: string): { client: SdkLine; discovery: Discovery } {
   const [client, discovery, ...rest] = cell.split('/');
   if (rest.length > 0) throw new Error(`${cell} is not a client/discovery cell`);
-  return { client: ClientLineSchema.parse(client), discovery: DiscoverySchema.parse(discovery) };
+  return { client: SdkLineSchema.parse(client), discovery: DiscoverySchema.parse(discovery) };
 }

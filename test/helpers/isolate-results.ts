@@ -13,6 +13,7 @@ vi.mock('../../probe/commands/io.ts', async (importOriginal) => {
     RESULTS_DIR: TEST_RESULTS,
     DEFAULT_RECORDED: join(TEST_RESULTS, 'recorded.json'),
     DEFAULT_RECORDED_EXTENDED: join(TEST_RESULTS, 'recorded-extended.json'),
+    DEFAULT_RECORDED_ECOSYSTEM: join(TEST_RESULTS, 'recorded-ecosystem.json'),
     DEFAULT_OUT: join(TEST_RESULTS, 'latest.json'),
     DEFAULT_SWEEP_OUT: join(TEST_RESULTS, 'sweep-latest.json'),
     DEFAULT_SWEEP_BASELINE: join(TEST_RESULTS, 'sweep-baseline.json'),
