@@ -1,30 +1,33 @@
-// One worker per client release: the release's modules load into this worker's own module graph, so
-// releases never share module state, and two workers use both cores.
-import { parentPort, workerData } from 'node:worker_threads';
+// A sweep worker: runs one release at a time, as the pool hands them over, for as long as the pool keeps
+// it. Each release's client loads by its own path in the release cache (its own module instances), so a
+// worker can serve release after release without one release's modules standing in for another's; what
+// the worker keeps between releases is the harness and the pinned fixture server, loaded once.
+import { parentPort } from 'node:worker_threads';
 import type { ClientUnderTest } from '../clients/index.ts';
 import { describeError } from '../engine/observe.ts';
 import { runCases } from '../engine/run.ts';
 import { loadClientUnderTest } from '../clients/load.ts';
 import type { WorkerInput, WorkerOutput } from './protocol.ts';
 
-const input = workerData as WorkerInput;
-const post = (output: WorkerOutput) => parentPort?.postMessage(output);
-
-let client: ClientUnderTest | undefined;
-try {
-  client = await loadClientUnderTest(input.release);
-} catch (error) {
-  post({ kind: 'failed', stage: 'load', error: describeError(error) });
-}
-if (client) {
+async function runRelease(input: WorkerInput): Promise<WorkerOutput> {
+  let client: ClientUnderTest;
+  try {
+    client = await loadClientUnderTest(input.release);
+  } catch (error) {
+    return { kind: 'failed', stage: 'load', error: describeError(error) };
+  }
   try {
     const cases = await runCases(input.scenarios, {
       timeoutMs: input.timeoutMs,
       environment: input.environment,
       clients: { [input.release.line]: client },
     });
-    post({ kind: 'ran', cases });
+    return { kind: 'ran', cases };
   } catch (error) {
-    post({ kind: 'failed', stage: 'run', error: describeError(error) });
+    return { kind: 'failed', stage: 'run', error: describeError(error) };
   }
 }
+
+parentPort?.on('message', (input: WorkerInput) => {
+  void runRelease(input).then((output) => parentPort?.postMessage(output));
+});
