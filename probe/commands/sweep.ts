@@ -2,7 +2,7 @@
 // with change points, a recorded baseline per matrix and the newest-vs-pinned gate.
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Matrix, ResultFile, Scenario } from '../core/domain.ts';
 import { caseMatcher, selectScenarios } from '../core/select.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
@@ -14,10 +14,10 @@ import type { LoadableRelease } from '../releases/cache.ts';
 import { releaseRequests, resolveReleases } from '../releases/resolve.ts';
 import { renderSweepReport } from '../render/sweep.ts';
 import { readJsonFile, readRecordedResult } from '../io/json-files.ts';
-import { checkOutputPath, writeFileAtomic } from '../io/files.ts';
+import { checkOutputPath, makeFolder, writeFileAtomic } from '../io/files.ts';
 import { guardedPaths, outputLabel } from './report.ts';
 import type { ClientLine } from '../core/domain.ts';
-import { serializeBaseline, serializeSweep, sweepToNdjson } from '../sweep/files.ts';
+import { ndjsonReleaseLines, ndjsonTail, serializeBaseline, serializeSweep, sweepToNdjson } from '../sweep/files.ts';
 import {
   compareNewestWithPinned,
   compareWithBaseline,
@@ -28,7 +28,7 @@ import {
 } from '../sweep/gates.ts';
 import { releaseKey } from '../core/release.ts';
 import { changePoints, summarize, SWEEP_SCHEMA_VERSION, SweepResultSchema, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
-import { runSweep } from '../sweep/pool.ts';
+import { runJournalledSweep, sweepFingerprint, sweepJournalPath } from '../sweep/stream.ts';
 import { mergeShards, parseShard, selectShard } from '../sweep/shard.ts';
 import {
   DEFAULT_SWEEP_BASELINE,
@@ -65,6 +65,8 @@ export interface SweepOptions extends SweepReportOptions {
   readonly matrix?: string;
   readonly scenarios?: string;
   readonly case: readonly string[];
+  /** Continue an interrupted sweep from its journal (<result file>.journal.ndjson). */
+  readonly resume?: boolean;
 }
 
 const SWEEP_FORMATS = ['table', 'html'] as const;
@@ -239,6 +241,8 @@ interface ReportInputs {
   readonly baseline: SweepBaseline | undefined;
   /** The built-in case ids the newest-vs-pinned gate covers; all when absent. */
   readonly gateIds?: ReadonlySet<string>;
+  /** --ndjson: the release lines went to stdout as the sweep went; only the rest is left to print. */
+  readonly streamed?: boolean;
 }
 
 /** Gates, files and output shared by `sweep` and `merge`. Inputs were validated before anything ran. */
@@ -273,7 +277,7 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
       io.stdout(`${terminal()}Sweep report (HTML) written to ${displayPath(paths.html, io.cwd)}\n`);
     } else io.stdout(page);
   } else if (options.json) io.stdout(serializeSweep(result));
-  else if (options.ndjson) io.stdout(sweepToNdjson(result));
+  else if (options.ndjson) io.stdout(inputs.streamed ? ndjsonTail(result) : sweepToNdjson(result));
   else io.stdout(terminal());
   return sweepExitCode({ baseline: baseline ?? [], pinned, updatedBaseline: options.update });
 }
@@ -299,29 +303,44 @@ export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise
   const plan = releases.map(releaseKey);
   const mine = selectShard(releases, shard);
   const environment = captureEnvironment();
-  const runs: ReleaseRun[] = await runSweep(mine, {
+  const request = { v1: options.v1 ?? null, v2: options.v2 ?? null, prerelease: options.prerelease };
+  // Each finished release is journalled beside the result JSON, which is only ever replaced whole.
+  const journalFile = sweepJournalPath(paths.json);
+  checkOutputPath(journalFile, `${journalFile} (the sweep journal)`, guardedPaths([{ path: paths.baseline, what: 'sweep baseline' }]));
+  makeFolder(dirname(journalFile), journalFile);
+  const sweep = await runJournalledSweep(mine, {
     matrix,
     environment,
     timeoutMs: options.timeout,
     jobs: options.jobs,
     workerUrl: pathToFileURL(join(PROJECT_ROOT, 'dist', 'sweep-worker.mjs')),
+    journalFile,
+    fingerprint: sweepFingerprint({ matrix, request, releases: mine, shard, timeoutMs: options.timeout, environment }),
+    resume: options.resume === true,
+    onResumed: (count) => {
+      if (options.resume) status.line(`resuming: ${count} of ${mine.length} releases are in the journal`);
+    },
     onRelease: (run, done, total, ms) =>
       status.line(`[${done}/${total}] ${releaseKey(run.release)} ${run.status === 'ran' ? `ran ${run.cases.length} cases` : `failed (${run.stage})`} in ${ms} ms`),
+    ...(options.ndjson && { inOrder: (run: ReleaseRun) => io.stdout(ndjsonReleaseLines(run)) }),
   });
+  const runs = sweep.runs;
   status.done();
   const result: SweepResult = {
     schemaVersion: SWEEP_SCHEMA_VERSION,
     kind: 'sweep',
     matrix: { name: matrix.name, title: matrix.title, source: matrix.source },
     environment,
-    request: { v1: options.v1 ?? null, v2: options.v2 ?? null, prerelease: options.prerelease },
+    request,
     plan,
     ...(shard && { shard }),
     releases: runs,
     changePoints: changePoints(runs),
     summary: summarize(runs),
   };
-  return report(result, options, io, { format, paths, baseline, gateIds: builtInIds });
+  const code = report(result, options, io, { format, paths, baseline, gateIds: builtInIds, streamed: options.ndjson });
+  sweep.finish();
+  return code;
 }
 
 export async function runMergeCommand(files: readonly string[], options: SweepReportOptions, io: CliIo): Promise<number> {

@@ -11,7 +11,7 @@ import { ReleaseCache, type LoadableRelease, type Wanted } from './cache.ts';
 import { compareReleases } from './order.ts';
 import { publishedVersions } from './registry.ts';
 import { CLIENT_PACKAGES } from '../clients/packages.ts';
-import { parseReleaseSpec, resolveRegistryQuery } from './spec.ts';
+import { parseReleaseSpec, resolveRegistryQuery, type ReleaseSpec } from './spec.ts';
 
 export interface ReleaseRequest {
   readonly line: ClientLine;
@@ -38,6 +38,10 @@ export interface ResolveContext {
   readonly onePerLine?: boolean;
   readonly warn?: (message: string) => void;
   readonly onInstall?: (count: number) => void;
+  /** How old a cached version list may be and still answer without the registry (registry.ts); 0: always ask. */
+  readonly versionsMaxAgeMs?: number;
+  /** Says when a range was resolved against the cached version list without asking the registry. */
+  readonly note?: (message: string) => void;
 }
 
 /** The project's own install of a line's client: what results/recorded.json was recorded with. */
@@ -62,20 +66,37 @@ export async function resolveReleases(requests: readonly ReleaseRequest[], conte
   const wanted: Wanted[] = [];
   const locals: { request: ReleaseRequest; kind: 'tarball' | 'folder'; path: string }[] = [];
 
-  for (const request of requests) {
-    const spec = parseReleaseSpec(request.flag, request.text);
+  const specs = requests.map((request) => ({ request, spec: parseReleaseSpec(request.flag, request.text) }));
+  // An exact version that is pinned or installed needs no version list.
+  const known = (line: ClientLine, spec: ReleaseSpec): string | undefined =>
+    spec.kind === 'registry' && spec.query.kind === 'exact' && (spec.query.version === pinnedRelease(line, context.projectRoot).version || cache.has({ line, version: spec.query.version }))
+      ? spec.query.version
+      : undefined;
+  // The version lists the requests need, asked for at once (one `npm view` per package, side by side).
+  const lists = new Map<ReleaseRequest, ReturnType<typeof publishedVersions>>();
+  for (const { request, spec } of specs) {
+    if (spec.kind !== 'registry' || known(request.line, spec) !== undefined) continue;
+    useCache();
+    const asked = publishedVersions(context.cacheDir, CLIENT_PACKAGES[request.line], request.flag, context.versionsMaxAgeMs ?? 0);
+    asked.catch(() => undefined); // awaited below, in request order; a second failure must not go unhandled meanwhile
+    lists.set(request, asked);
+  }
+  for (const { request, spec } of specs) {
     if (spec.kind !== 'registry') {
       locals.push({ request, kind: spec.kind, path: resolve(context.cwd, spec.path.replace(/^~(?=[/\\])/, homedir())) });
       continue;
     }
     const pinned = pinnedRelease(request.line, context.projectRoot);
     let versions: string[];
-    if (spec.query.kind === 'exact' && (spec.query.version === pinned.version || cache.has({ line: request.line, version: spec.query.version }))) {
-      versions = [spec.query.version];
+    const list = lists.get(request);
+    if (!list) {
+      versions = [known(request.line, spec)!];
     } else {
-      useCache();
-      const { published, warning } = await publishedVersions(context.cacheDir, CLIENT_PACKAGES[request.line], request.flag);
+      const { published, warning, ageMs } = await list;
       if (warning) context.warn?.(warning);
+      if (ageMs !== undefined) {
+        context.note?.(`${request.flag} ${request.text}: resolved against the version list cached ${Math.round(ageMs / 60_000)} min ago (MCP_SDK_PROBE_VERSIONS_MAX_AGE=0 asks the registry)`);
+      }
       versions = resolveRegistryQuery(request.flag, spec, published, { prerelease: context.prerelease });
     }
     if (context.onePerLine && versions.length !== 1) {
