@@ -5,7 +5,7 @@
 // test/releases/sweep.test.ts.)
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,6 +118,22 @@ describe('sweep --ndjson and --resume', () => {
     expect(run.code).toBe(2);
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/--resume: no journal at .*never\.json\.journal\.ndjson: nothing to resume/);
+  });
+});
+
+describe('workers kept across releases', () => {
+  it('a release whose worker dies is recorded as failed, and the next release runs in a fresh worker', async () => {
+    // A build whose client module ends its thread at import: the worker it loads in exits.
+    const exiting = join(dir, 'exiting-sdk');
+    mkdirSync(join(exiting, 'client'), { recursive: true });
+    writeFileSync(join(exiting, 'package.json'), JSON.stringify({ name: '@modelcontextprotocol/sdk', version: '9.9.9', type: 'module' }));
+    writeFileSync(join(exiting, 'client', 'index.js'), 'process.exit(3);\n');
+    const run = await runMain(['sweep', '--v1', exiting, '--v2', '2.4.0', '--jobs', '1', '--json', '--out', join(dir, 'exiting.json'), '--baseline', join(dir, 'none.json')]);
+    expect(run.code).toBe(0);
+    const [v1, v2] = JSON.parse(run.stdout).releases;
+    expect(v1).toMatchObject({ status: 'failed', stage: 'run', error: { name: 'WorkerExit', message: "the release's worker exited (code 3) without a result" } });
+    expect(v2).toMatchObject({ status: 'ran', release: { label: '2.4.0' } });
+    expect(v2.cases.every((c: { verdict: string }) => c.verdict === 'pass')).toBe(true);
   });
 });
 

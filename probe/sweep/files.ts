@@ -44,7 +44,6 @@ const NdjsonSummarySchema = z
  * line per change point and one `summary` line. Each line's keys are in its schema's order.
  */
 export const SweepNdjsonLineSchema = z.discriminatedUnion('type', [NdjsonCaseSchema, NdjsonFailedSchema, NdjsonChangePointSchema, NdjsonSummarySchema]);
-export type SweepNdjsonLine = z.infer<typeof SweepNdjsonLineSchema>;
 
 const line = (schema: z.ZodObject, value: object, field?: (key: string, value: unknown) => unknown) => `${JSON.stringify(inSchemaOrder(schema, value, field))}\n`;
 
