@@ -177,6 +177,12 @@ describe('a warm sweep and the registry', () => {
     expect(warm.stderr).not.toMatch(/registry unreachable/);
     expect(readFileSync(join(dir, 'warm.json'))).toEqual(firstResult);
 
+    // A range the fresh list cannot resolve is one line of error, no note.
+    const backwards = await runMain(['sweep', '--v2', '3.0.0..latest', '--out', join(dir, 'warm.json')], { env: { MCP_SDK_PROBE_CACHE: cache } });
+    expect(backwards.code).toBe(2);
+    expect(backwards.stderr).toBe('mcp-sdk-probe: --v2 3.0.0..latest: the range runs backwards (3.0.0 is after 2.4.0)\n');
+    expect(asked).toBe(1);
+
     // With the registry gone it is the same: nothing waits on a connection.
     vi.stubEnv('npm_config_registry', 'http://127.0.0.1:9/');
     const offline = await sweep();

@@ -1,6 +1,7 @@
 // `sweep` and `merge`: a matrix (audit, extended, all, and --scenarios) against many client releases,
 // with change points, a recorded baseline per matrix and the newest-vs-pinned gate.
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import type { Matrix, ResultFile, Scenario } from '../core/domain.ts';
@@ -28,6 +29,7 @@ import {
 } from '../sweep/gates.ts';
 import { releaseKey } from '../core/release.ts';
 import { changePoints, summarize, SWEEP_SCHEMA_VERSION, SweepResultSchema, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
+import { startSweepWorkersEarly, stopEarlyWorkers } from '../sweep/pool.ts';
 import { runJournalledSweep, sweepFingerprint, sweepJournalPath } from '../sweep/stream.ts';
 import { mergeShards, parseShard, selectShard } from '../sweep/shard.ts';
 import {
@@ -283,8 +285,19 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
 }
 
 export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
+  try {
+    return await sweepCommand(options, io);
+  } finally {
+    stopEarlyWorkers();
+  }
+}
+
+async function sweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const format = validateReportOptions(options, io, shard !== undefined);
+  // The workers load the harness and the fixture server while this thread reads the inputs and resolves the releases.
+  const workerUrl = pathToFileURL(join(PROJECT_ROOT, 'dist', 'sweep-worker.mjs'));
+  startSweepWorkersEarly(workerUrl, options.jobs ?? availableParallelism());
   const { matrix, builtInIds, subset } = await sweptMatrix(options, io);
   const paths = reportPaths(options, format, matrix.name, io);
   checkReportOutputs(paths, options);
@@ -313,7 +326,7 @@ export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise
     environment,
     timeoutMs: options.timeout,
     jobs: options.jobs,
-    workerUrl: pathToFileURL(join(PROJECT_ROOT, 'dist', 'sweep-worker.mjs')),
+    workerUrl,
     journalFile,
     fingerprint: sweepFingerprint({ matrix, request, releases: mine, shard, timeoutMs: options.timeout, environment }),
     resume: options.resume === true,

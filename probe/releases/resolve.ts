@@ -94,10 +94,11 @@ export async function resolveReleases(requests: readonly ReleaseRequest[], conte
     } else {
       const { published, warning, ageMs } = await list;
       if (warning) context.warn?.(warning);
+      versions = resolveRegistryQuery(request.flag, spec, published, { prerelease: context.prerelease });
+      // Said once the range resolved: a range that does not resolve is one line of error, nothing else.
       if (ageMs !== undefined) {
         context.note?.(`${request.flag} ${request.text}: resolved against the version list cached ${Math.round(ageMs / 60_000)} min ago (MCP_SDK_PROBE_VERSIONS_MAX_AGE=0 asks the registry)`);
       }
-      versions = resolveRegistryQuery(request.flag, spec, published, { prerelease: context.prerelease });
     }
     if (context.onePerLine && versions.length !== 1) {
       throw new InputError(`${request.flag} ${request.text} names ${versions.length} releases; the audit runs one per line (use the sweep command for ranges)`);

@@ -29,6 +29,26 @@ function identity(release: LoadableRelease): ReleaseRun['release'] {
 
 type Outcome = WorkerOutput | { readonly kind: 'failed'; readonly stage: 'run' | 'timeout'; readonly error: ErrorInfo };
 
+// Workers started before the releases are known (startSweepWorkersEarly), for the pool to adopt.
+const early: Worker[] = [];
+
+/**
+ * Starts `count` workers now, so they load the harness and the pinned fixture server while the caller
+ * resolves the releases; runSweep adopts them. Until then they hold nothing open: a run that stops
+ * before sweeping (bad input) exits as if they were not there.
+ */
+export function startSweepWorkersEarly(workerUrl: URL, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const worker = new Worker(workerUrl, { stdout: true, stderr: true });
+    worker.unref();
+    worker.on('error', () => undefined); // it then exits, below; a worker not yet adopted has no release to fail
+    worker.once('exit', () => {
+      if (early.includes(worker)) early.splice(early.indexOf(worker), 1);
+    });
+    early.push(worker);
+  }
+}
+
 const lost = (stage: 'run' | 'timeout', name: string, message: string): Outcome => ({ kind: 'failed', stage, error: { name, code: null, message } });
 
 /** One slot of the pool: a worker kept across releases, replaced when it dies or has to be stopped. */
@@ -41,7 +61,8 @@ function releaseThread(workerUrl: URL) {
     waiting?.(outcome);
   };
   const start = () => {
-    const started = new Worker(workerUrl, { stdout: true, stderr: true });
+    const started = early.shift() ?? new Worker(workerUrl, { stdout: true, stderr: true });
+    started.ref();
     // Events of a worker this slot has let go (stopped at a limit) are about no release any more.
     const current = () => worker === started;
     started.on('message', (output: WorkerOutput) => {
@@ -119,5 +140,11 @@ export async function runSweep(releases: readonly LoadableRelease[], options: Sw
     }
   };
   await Promise.all(Array.from({ length: jobs }, slot));
+  stopEarlyWorkers();
   return results;
+}
+
+/** Stops the early workers no sweep adopted (more than the sweep needed, or the run stopped before it). */
+export function stopEarlyWorkers(): void {
+  for (const unused of early.splice(0)) void unused.terminate();
 }
