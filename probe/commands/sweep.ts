@@ -301,6 +301,9 @@ async function sweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
   const { matrix, builtInIds, subset } = await sweptMatrix(options, io);
   const paths = reportPaths(options, format, matrix.name, io);
   checkReportOutputs(paths, options);
+  // Each finished release is journalled beside the result JSON, which is only ever replaced whole.
+  const journalFile = sweepJournalPath(paths.json);
+  checkOutputPath(journalFile, `${journalFile} (the sweep journal)`, guardedPaths([{ path: paths.baseline, what: 'sweep baseline' }]));
   const requests = releaseRequests(options);
   if (requests.length === 0) throw new InputError('sweep needs --v1 and/or --v2 (for example --v1 1.10.0..latest)');
   const recordedBaseline = readBaseline(paths.baseline, matrix.name);
@@ -317,9 +320,6 @@ async function sweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
   const mine = selectShard(releases, shard);
   const environment = captureEnvironment();
   const request = { v1: options.v1 ?? null, v2: options.v2 ?? null, prerelease: options.prerelease };
-  // Each finished release is journalled beside the result JSON, which is only ever replaced whole.
-  const journalFile = sweepJournalPath(paths.json);
-  checkOutputPath(journalFile, `${journalFile} (the sweep journal)`, guardedPaths([{ path: paths.baseline, what: 'sweep baseline' }]));
   makeFolder(dirname(journalFile), journalFile);
   const sweep = await runJournalledSweep(mine, {
     matrix,
