@@ -11,9 +11,10 @@ const LAYERS = {
   releases: ['core', 'io', 'clients'],
   sweep: ['core', 'io', 'clients', 'engine', 'releases'],
   render: ['core', 'sweep'],
-  commands: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'scenarios'],
+  explore: ['core', 'io', 'clients', 'fixtures', 'engine'],
+  commands: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'explore', 'scenarios'],
   bin: ['core', 'io', 'commands'],
-  api: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'scenarios'],
+  api: ['core', 'io', 'clients', 'fixtures', 'engine', 'releases', 'sweep', 'render', 'explore', 'scenarios'],
 };
 /** scenarios/ (the matrices as data) sits beside probe/ and is built from core/ alone. */
 const SCENARIOS_MAY_IMPORT = ['core'];

@@ -32,8 +32,8 @@ if (!Number.isInteger(sweepRuns) || sweepRuns < 1) {
   console.error(`bench: --sweep-runs takes a whole number of at least 1, got '${values['sweep-runs']}'`);
   process.exit(2);
 }
-if (values.only !== undefined && !['audit', 'matrix', 'scale', 'sweep'].includes(values.only)) {
-  console.error(`bench: --only takes audit, matrix, scale or sweep, got '${values.only}'`);
+if (values.only !== undefined && !['audit', 'matrix', 'scale', 'sweep', 'explore'].includes(values.only)) {
+  console.error(`bench: --only takes audit, matrix, scale, sweep or explore, got '${values.only}'`);
   process.exit(2);
 }
 
@@ -195,11 +195,38 @@ function benchSweep() {
   if (all) console.log(`warm --matrix all (${JSON.parse(readFileSync(join(scratch, 'all.json'), 'utf8')).summary.cases} case records), 2 workers, once: ${(all.ms / 1000).toFixed(1)} s`);
 }
 
+// Issue 13: `explore` with its default budget (400 sequences, seed 13, v1 and v2) in under a minute.
+const EXPLORE_TARGET_MS = 60_000;
+function benchExplore() {
+  const known = join(scratch, 'explore-known-none.json');
+  const measure = (budget) => {
+    const out = join(scratch, `explore-${budget ?? 'default'}`);
+    const args = [subjects.probe[0], 'explore', '--out', out, '--known', known, ...(budget ? ['--runs', String(budget)] : [])];
+    // Exit 1: findings not in the (absent) known-findings file, as expected here.
+    const started = process.hrtime.bigint();
+    const child = spawnSync(process.execPath, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (![0, 1].includes(child.status)) throw new Error(`explore exited ${child.status}: ${child.stderr}`);
+    const [, generated, run] = /(\d+) sequences generated \(seed \d+\), (\d+) run with shrinking/.exec(child.stdout) ?? [];
+    return { ms, generated: Number(generated), run: Number(run), findings: Number(/(\d+) findings?:/.exec(child.stdout)?.[1]) };
+  };
+  const samples = Array.from({ length: 3 }, () => measure(undefined));
+  const ms = median(samples.map((x) => x.ms));
+  const { generated, run, findings } = samples[0];
+  // Start-up apart: a 1-sequence run is the fixed cost (node, the bundle, the SDKs).
+  const startup = median(Array.from({ length: 3 }, () => measure(1).ms));
+  console.log(`
+explore, default budget (seed 13, v1 and v2 in memory), 3 runs, medians`);
+  console.log(`${generated} sequences generated, ${run} run with shrinking, ${findings} findings: ${(ms / 1000).toFixed(1)} s (target < ${EXPLORE_TARGET_MS / 1000} s: ${ms < EXPLORE_TARGET_MS ? 'met' : 'MISSED'})`);
+  console.log(`${(run / ((ms - startup) / 1000)).toFixed(1)} sequences per second (each against both lines; start-up ${(startup / 1000).toFixed(1)} s apart)`);
+}
+
 try {
   if (values.only === undefined || values.only === 'audit') benchAudit();
   if (values.only === undefined || values.only === 'matrix') benchMatrixAll();
   if (values.only === undefined || values.only === 'scale') benchScale();
   if (values.only === undefined || values.only === 'sweep') benchSweep();
+  if (values.only === undefined || values.only === 'explore') benchExplore();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -9,8 +9,11 @@ import { parseExpectRule } from '../core/expect-spec.ts';
 import { selectScenarios } from '../core/select.ts';
 import { InputError } from '../core/errors.ts';
 import { runMatrix as runMatrixIn } from '../engine/run.ts';
-import { slug } from '../io/capture.ts';
-import { readRecordedResult } from '../io/json-files.ts';
+import { captureFileText, slug } from '../io/capture.ts';
+import { writeFileAtomic } from '../io/files.ts';
+import type { CapturedToolCall } from './capture-tool.ts';
+import { parseJsonFile, readRecordedResult } from '../io/json-files.ts';
+import { SweepResultSchema, type SweepResult } from '../sweep/model.ts';
 import { PROJECT_ROOT } from '../io/project.ts';
 import { auditMatrix } from '../../scenarios/audit.ts';
 import { extendedMatrix } from '../../scenarios/extended/index.ts';
@@ -20,9 +23,12 @@ export { judge, type Judgement } from '../core/judge.ts';
 export { compareWithRecorded, differsFromRecorded, type CaseComparison, type CompareOptions, type Comparison } from '../core/compare.ts';
 export { exitCodeFor } from '../core/exit-code.ts';
 export { renderTerminalReport, NO_COLOUR, type Paint, type TerminalReportInput } from '../render/terminal.ts';
-export { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
+export { renderMarkdown, renderSummaryMarkdown, type EvidenceContext } from '../render/markdown.ts';
 export { renderJunit } from '../render/junit.ts';
+export { renderSweepHtml } from '../render/sweep-html.ts';
+export type { SweepResult } from '../sweep/model.ts';
 export { serializeResult, parseResultText } from '../io/json-files.ts';
+export { captureTool, type CaptureOptions, type CapturedToolCall, type ServerInstance, type ServerSource, type StdioServerCommand } from './capture-tool.ts';
 export type {
   CaseRecord,
   ClientLine,
@@ -113,4 +119,25 @@ export function recordedResult(name: MatrixName): ResultFile {
 /** A run compared with the recorded result of its built-in matrix, as the CLI compares it. */
 export function compareWithShipped(name: MatrixName, result: ResultFile): Comparison {
   return compareWithRecorded(recordedResult(name), result, { fullMatrix: result.cases.length === MATRICES[name].scenarios.length });
+}
+
+/**
+ * Writes what `captureTool` captured as a capture file that `mcp-sdk-probe replay FILE` reads (the
+ * `{ name, tool, result }` form), atomically; refuses a path that is a folder or a symbolic link.
+ */
+export function writeCaptureFile(path: string, capture: Pick<CapturedToolCall, 'name' | 'tool' | 'result'>): void {
+  writeFileAtomic(path, captureFileText(capture), path);
+}
+
+/** A sweep result file's text (`sweep --out FILE`), validated; `path` names it in errors. */
+export function parseSweepText(text: string, path: string): SweepResult {
+  return parseJsonFile(text, path, SweepResultSchema, 'sweep result');
+}
+
+/**
+ * Writes a report (Markdown, JUnit, HTML, JSON text) the way the CLI writes its outputs: atomically (a
+ * temporary file renamed over the path), refusing a folder or a symbolic link at the path.
+ */
+export function writeReportFile(path: string, text: string): void {
+  writeFileAtomic(path, text, path);
 }

@@ -5,14 +5,19 @@
 // so the consumer's own vitest is the one extended; its types are emitted by `tsc -p tsconfig.build.json`.
 import { expect } from 'vitest';
 import type { CaseRecord, ClientLine, ToolDefinition, ToolResult } from '../core/domain.ts';
-import { replay } from './index.ts';
+import { replay, type CapturedToolCall } from './index.ts';
 
-/** What the matchers take: a tool definition (as `tools/list` lists it) and one `tools/call` result. */
+/**
+ * What the matchers take: a tool definition (as `tools/list` lists it) and one `tools/call` result, written
+ * by hand or captured from a running server by `captureTool` (whose output is one of these).
+ */
 export interface ToolCallSubject {
   readonly tool: ToolDefinition;
   readonly result: ToolResult;
   /** Names the result in case ids (default 'captured-result'). */
   readonly name?: string;
+  /** Set by `captureTool`: the server that sent the result, named in failure messages. */
+  readonly server?: CapturedToolCall['server'];
 }
 
 type Lines = ClientLine | readonly ClientLine[];
@@ -48,7 +53,9 @@ async function replayed(subject: ToolCallSubject): Promise<readonly CaseRecord[]
 }
 
 function describeSubject(subject: ToolCallSubject): string {
-  return `the result of tool ${JSON.stringify(subject.tool?.name)}`;
+  const server = subject.server;
+  const from = server ? ` from server ${server.name === undefined ? '(unnamed)' : JSON.stringify(server.name)} over ${server.transport}` : '';
+  return `the result of tool ${JSON.stringify(subject.tool?.name)}${from}`;
 }
 
 interface MatcherState {

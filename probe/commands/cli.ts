@@ -3,6 +3,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runAuditCommand, type AuditOptions } from './audit.ts';
 import type { CliIo } from './io.ts';
+import type { ExploreOptions } from './explore.ts';
 import type { ReplayOptions } from './replay.ts';
 import type { SweepOptions, SweepReportOptions } from './sweep.ts';
 import { InputError } from '../core/errors.ts';
@@ -20,6 +21,16 @@ function positiveInteger(flag: string, unit: string, max = Number.MAX_SAFE_INTEG
       throw new InvalidArgumentError(`${flag} takes a whole number${unit} above 0, got '${value}'`);
     }
     if (parsed > max) throw new InvalidArgumentError(`${flag} takes at most ${max}${unit.replace(/^ of/, '')}, got '${value}'`);
+    return parsed;
+  };
+}
+
+function integer(flag: string) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(parsed) || Math.abs(parsed) > 2 ** 31 - 1) {
+      throw new InvalidArgumentError(`${flag} takes a whole number (a 32-bit seed), got '${value}'`);
+    }
     return parsed;
   };
 }
@@ -130,6 +141,22 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
       setAction(async () => (await import('./sweep.ts')).runMergeCommand(files, merge.opts<SweepReportOptions>(), io)),
     );
   reportOptions(merge, 'results/sweep-latest.json');
+
+  // The default budget runs in about 30 s here against both pinned lines (README: Explore); the default
+  // seed is the one results/explore-known.json is recorded with.
+  const explore = program
+    .command('explore')
+    .description('generate sequences of server states and client actions, run them against the real clients, check the oracles and shrink every violation to a minimal replayable finding (see README: Explore)')
+    .addOption(new Option('--runs <n>', 'sequences to generate (shrinking comes on top)').argParser(positiveInteger('--runs', '')).default(400))
+    .addOption(new Option('--seed <s>', 'the seed: the same seed gives the same sequences and findings').argParser(integer('--seed')).default(13))
+    .option('--clients <lines>', 'client lines to run, comma-separated', 'v1,v2')
+    .option('--out <dir>', 'write each finding here as <class>.json (replayable) and <class>.md (default: results/explore/)')
+    .option('--known <file>', 'known findings to compare with (default: results/explore-known.json)')
+    .option('--update', 'record this run\'s findings as the known findings (refused when CI is set)', false)
+    .option('--replay <file>', 'run one finding file again instead of exploring; exit 1 while it reproduces')
+    .option('--format <format>', 'table (default) or markdown (with --replay: the finding as a bug report)')
+    .allowExcessArguments(false)
+    .action(() => setAction(async () => (await import('./explore.ts')).runExploreCommand(explore.opts<ExploreOptions>(), io)));
 
   return program
     .exitOverride()

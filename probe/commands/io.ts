@@ -30,6 +30,9 @@ export const DEFAULT_RECORDED_EXTENDED = resolve(RECORDED_DIR, 'recorded-extende
 export const DEFAULT_OUT = resolve(RESULTS_DIR, 'latest.json');
 export const DEFAULT_SWEEP_OUT = resolve(RESULTS_DIR, 'sweep-latest.json');
 export const DEFAULT_SWEEP_BASELINE = resolve(RECORDED_DIR, 'sweep-baseline.json');
+/** explore's known findings (recorded with --update) and where it writes its finding files. */
+export const DEFAULT_EXPLORE_KNOWN = resolve(RECORDED_DIR, 'explore-known.json');
+export const DEFAULT_EXPLORE_OUT = resolve(RESULTS_DIR, 'explore');
 
 /** `CI` as most CI systems set it ("true", "1"); unset, empty, "0" or "false" mean a person is at the keyboard. */
 export function isCi(env: CliIo['env']): boolean {

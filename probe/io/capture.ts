@@ -99,6 +99,15 @@ export function parseCapture(json: unknown, path: string): Capture {
   return { shape: capture.name ? slug(capture.name) : fallback, tool: capture.tool, result: capture.result };
 }
 
+/**
+ * A capture as a file `replay` reads back (the `{ name, tool, result }` form), pretty JSON with a trailing
+ * newline. Validated against the same schema the reader uses, so what is written always reads.
+ */
+export function captureFileText(capture: { readonly name: string; readonly tool: ToolDefinition; readonly result: ToolResult }): string {
+  const pair = validateJson({ name: capture.name, tool: capture.tool, result: capture.result }, 'capture', PairSchema, 'replay capture');
+  return `${JSON.stringify(pair, null, 2)}\n`;
+}
+
 export function readCapture(path: string, shownPath: string = path): Capture {
   return parseCapture(readJsonFile(path, z.unknown(), 'replay capture'), shownPath);
 }

@@ -257,3 +257,46 @@ export function renderMarkdown(result: ResultFile, comparison: Comparison | unde
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * A short Markdown report for a CI job summary (`$GITHUB_STEP_SUMMARY`): the headline, the case × client
+ * table, each failure with why, and the comparison in one line. The evidence document (`renderMarkdown`)
+ * is the long form; a summary shows many runs on one page, so it has no per-case details.
+ */
+export function renderSummaryMarkdown(result: ResultFile, comparison: Comparison | undefined, heading: string = result.matrix.title): string {
+  const clients = [...new Map(result.cases.map((r) => [r.client, r.clientPackage])).entries()].map(([line, pkg]) => `${line} = ${code(pkg)}`);
+  const { passed, failed, unjudged } = result.summary;
+  const failures = result.cases.filter((c) => c.verdict === 'fail');
+  const counts =
+    comparison && comparison.recorded !== 'missing'
+      ? (Object.keys(COMPARISON_WORDING) as (keyof typeof COMPARISON_WORDING)[])
+          .filter((kind) => comparison.counts[kind] > 0)
+          .map((kind) => `${comparison.counts[kind]} ${kind}`)
+          .join(', ')
+      : undefined;
+  const differing = comparison?.entries.filter((e) => e.kind !== 'matched' && e.kind !== 'unchecked') ?? [];
+  const lines = [
+    `### ${cell(heading)}`,
+    '',
+    `**${passed} passed, ${failed} failed${unjudged ? `, ${unjudged} unjudged (no expectation stated)` : ''}** · ${clients.join(' · ')}`,
+    '',
+    ...table(result),
+    '',
+    ...(failures.length > 0
+      ? [
+          '**Failed:**',
+          '',
+          ...failures.map((c) => `- ${MARK.fail} ${code(c.id)}: ${cell(c.mismatches.map(describeMismatch).join('; '))}`),
+          '',
+        ]
+      : []),
+    ...(comparison?.recorded === 'missing' ? ['No recorded result to compare with.', ''] : []),
+    ...(counts !== undefined ? [`Compared with the recorded result: ${counts}.`, ''] : []),
+    ...differing.flatMap((entry) => [
+      `- ${COMPARISON_WORDING[entry.kind]} ${code(entry.id)}`,
+      ...(entry.kind === 'changed' ? describeChange(entry).map((change) => `  - ${cell(change)}`) : []),
+    ]),
+    ...(differing.length > 0 ? [''] : []),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -16,5 +16,7 @@ vi.mock('../../probe/commands/io.ts', async (importOriginal) => {
     DEFAULT_OUT: join(TEST_RESULTS, 'latest.json'),
     DEFAULT_SWEEP_OUT: join(TEST_RESULTS, 'sweep-latest.json'),
     DEFAULT_SWEEP_BASELINE: join(TEST_RESULTS, 'sweep-baseline.json'),
+    DEFAULT_EXPLORE_KNOWN: join(TEST_RESULTS, 'explore-known.json'),
+    DEFAULT_EXPLORE_OUT: join(TEST_RESULTS, 'explore'),
   };
 });

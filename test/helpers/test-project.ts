@@ -10,6 +10,6 @@ import { ROOT } from './cli.ts';
 export const TEST_PROJECT = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-project-'));
 export const TEST_RESULTS = join(TEST_PROJECT, 'results');
 mkdirSync(TEST_RESULTS);
-for (const name of ['recorded.json', 'recorded-extended.json', 'sweep-baseline.json']) {
+for (const name of ['recorded.json', 'recorded-extended.json', 'sweep-baseline.json', 'explore-known.json']) {
   copyFileSync(join(ROOT, 'results', name), join(TEST_RESULTS, name));
 }

@@ -11,10 +11,13 @@ import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, type CliRun } from '../helpers/cli.ts';
 
-const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; devDependencies: Record<string, string> };
+/** The consumer's own vitest: the release this repository pins (the matchers extend the consumer's vitest). */
+const VITEST = `vitest@${PACKAGE.devDependencies.vitest}`;
 
 function run(command: string, args: string[], cwd: string): Promise<CliRun> {
   return new Promise((done) => {
@@ -53,7 +56,7 @@ beforeAll(async () => {
   expect(existsSync(tarball)).toBe(true);
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-mcp-sdk-probe', private: true, type: 'module' }));
-  const install = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', tarball];
+  const install = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', tarball, VITEST];
   // The dependencies are in npm's cache after `npm ci`; --prefer-offline only when the cache lacks a manifest.
   let installing = await run('npm', [...install, '--offline'], project);
   if (installing.code !== 0 && /ENOTCACHED/.test(installing.stderr)) installing = await run('npm', [...install, '--prefer-offline'], project);
@@ -75,7 +78,16 @@ afterAll(() => {
 });
 
 /** A consumer of the library's types (typechecked only). */
-const CONSUMER = `import { compareWithShipped, judge, renderTerminalReport, replay, runAudit, runMatrix, serializeResult, type CaseRecord, type Comparison, type ResultFile, type Verdict } from 'mcp-sdk-probe';
+const CONSUMER = `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { expect } from 'vitest';
+import 'mcp-sdk-probe/vitest';
+import { captureTool, writeCaptureFile, type CapturedToolCall } from 'mcp-sdk-probe';
+declare const server: McpServer;
+const captured: CapturedToolCall = await captureTool(server, 'get_forecast', { city: 'Lisbon' }, { timeoutMs: 5000, name: 'found' });
+const overStdio: CapturedToolCall = await captureTool({ command: 'node', args: ['stdio.mjs'], env: { TZ: 'UTC' } }, 'get_forecast');
+writeCaptureFile('found.json', captured);
+await expect(overStdio).toBeRejectedBy(['v1', 'v2'], -32602);
+import { compareWithShipped, judge, renderTerminalReport, replay, runAudit, runMatrix, serializeResult, type CaseRecord, type Comparison, type ResultFile, type Verdict } from 'mcp-sdk-probe';
 const result: ResultFile = await runAudit({ runIn: 'pool', timeoutMs: 5000, cases: ['v1/*'] });
 const first: CaseRecord | undefined = result.cases[0];
 const verdict: Verdict | undefined = first && judge(first.expected, first.observed).verdict;
@@ -93,6 +105,37 @@ const comparison = compareWithShipped('audit', result);
 const replayed = await replay({ tool: { name: 't', inputSchema: { type: 'object' } }, result: { content: [{ type: 'text', text: 'no' }], isError: true } }, { runIn: 'in-process', expect: ['returned'] });
 const text = renderTerminalReport({ result, comparison, recordedPath: 'recorded', updatedRecorded: false, writtenPath: undefined });
 console.log(JSON.stringify({ ...result.summary, matched: comparison.counts.matched, replayed: replayed.summary.passed, last: text.trimEnd().split('\\n').at(-1), junit: renderJunit(result).startsWith('<?xml') }));
+`;
+
+/** A server author's suite, run by the consumer's vitest: captureTool and the matchers from the installed package. */
+const SERVER_SUITE = `import { expect, it } from 'vitest';
+import 'mcp-sdk-probe/vitest';
+import { captureTool, writeCaptureFile } from 'mcp-sdk-probe';
+import { createWeatherServer } from './server.mjs';
+
+const overStdio = { command: process.execPath, args: ['stdio.mjs'] };
+
+it('a known city: both client lines return the forecast (the server as an instance, in memory)', async () => {
+  await expect(await captureTool(createWeatherServer(), 'get_forecast', { city: 'Lisbon' })).toBeReturnedBy(['v1', 'v2']);
+});
+
+it('an unknown city: v1 rejects the tool error, v2 returns it (the server over stdio); the capture is kept', async () => {
+  const unknown = await captureTool(overStdio, 'get_forecast', { city: 'Atlantis' }, { name: 'unknown city' });
+  await expect(unknown).toBeRejectedBy('v1', -32602);
+  await expect(unknown).toBeReturnedBy('v2');
+  writeCaptureFile('unknown-city.json', unknown);
+});
+`;
+
+/** The same suite with one wrong claim: v1 rejects this result, so the assertion must fail. */
+const WRONG_SUITE = `import { expect, it } from 'vitest';
+import 'mcp-sdk-probe/vitest';
+import { captureTool } from 'mcp-sdk-probe';
+import { createWeatherServer } from './server.mjs';
+
+it('claims every client line returns the unknown-city error', async () => {
+  await expect(await captureTool(createWeatherServer(), 'get_forecast', { city: 'Atlantis' })).toBeReturnedBy(['v1', 'v2']);
+});
 `;
 
 const bin = () => join(project, 'node_modules', '.bin', 'mcp-sdk-probe');
@@ -164,6 +207,34 @@ describe('the packed package, installed read-only', () => {
     expect(use.stderr).toBe('');
     expect(use.code).toBe(0);
     expect(JSON.parse(use.stdout)).toEqual({ passed: 13, failed: 0, matched: 13, replayed: 4, last: '13 passed, 0 failed', junit: true });
+  });
+
+  it('runs a server author\'s vitest suite: captureTool and the matchers from the installed package, the server in memory and over stdio', async () => {
+    // The example server (examples/weather-server/) as its author would ship it: plain JavaScript.
+    for (const entry of ['server', 'stdio']) {
+      await build({ entryPoints: [join(ROOT, 'examples', 'weather-server', `${entry}.ts`)], outfile: join(project, `${entry}.mjs`), bundle: true, packages: 'external', platform: 'node', format: 'esm', logLevel: 'error' });
+    }
+    writeFileSync(join(project, 'weather.test.ts'), SERVER_SUITE);
+    const vitest = join(project, 'node_modules', '.bin', 'vitest');
+    const suite = await run(vitest, ['run', 'weather.test.ts'], project);
+    expect(suite.code, suite.stdout + suite.stderr).toBe(0);
+    expect(suite.stdout).toMatch(/Tests +2 passed \(2\)/);
+    // What the suite captured over stdio replays from the installed command with the same outcomes.
+    const replay = await run(bin(), ['replay', 'unknown-city.json', '--expect', 'rejected:-32602', '--expect', 'v2/*=returned', '--expect', '*/cold=returned'], project);
+    expect(replay.stderr).toBe('');
+    expect(replay.code).toBe(0);
+    expect(replay.stdout.trimEnd().split('\n').at(-1)).toBe('4 passed, 0 failed');
+  });
+
+  it('a wrong claim in that suite fails it, with the per-client table in the failure', async () => {
+    writeFileSync(join(project, 'wrong.test.ts'), WRONG_SUITE);
+    const wrong = await run(join(project, 'node_modules', '.bin', 'vitest'), ['run', 'wrong.test.ts'], project);
+    expect(wrong.code).toBe(1);
+    const output = wrong.stdout + wrong.stderr;
+    expect(output).toContain('expected the result of tool "get_forecast" from server "weather-example" over in-memory to be returned by v1, v2 (every warm case); what each client did:');
+    expect(output).toMatch(/^ {2}v1 warm rejected -32602 {3}<- this one {2}MCP error -32602: Structured content does not match/m);
+    expect(output).toMatch(/^ {2}v2 warm returned +ok$/m);
+    expect(output).toMatch(/Tests +1 failed \(1\)/);
   });
 
   it('wrote nothing inside the installed package folder', () => {

@@ -1,0 +1,128 @@
+// `mcp-sdk-probe explore`: model-based exploration against the real client lines (issue #13), or the
+// replay of one finding (--replay FILE). The search, the oracles and the files live in probe/explore/.
+import { resolve } from 'node:path';
+import { adapters } from '../clients/index.ts';
+import { CLIENT_LINES, type ClientLine } from '../core/domain.ts';
+import { InputError } from '../core/errors.ts';
+import { checkFolderPath, checkOutputPath, makeFolder, writeFileAtomic } from '../io/files.ts';
+import { readInputText } from '../io/files.ts';
+import { parseJsonFile, readJsonFile } from '../io/json-files.ts';
+import { explore, type Finding } from '../explore/explore.ts';
+import {
+  compareWithKnown,
+  exploreExitCode,
+  explainViolation,
+  findingSlug,
+  FindingFileSchema,
+  knownFileOf,
+  KnownFileSchema,
+  renderFindingMarkdown,
+  renderFindingsTable,
+  scenarioOf,
+  serializeFinding,
+  serializeScenario,
+  type KnownFile,
+} from '../explore/findings.ts';
+import { DEFAULT_MAX_STEPS } from '../explore/generate.ts';
+import { describeSequence } from '../explore/model.ts';
+import { checkTraces, violationClass } from '../explore/oracles.ts';
+import { DEFAULT_STEP_LIMIT_MS, runSequence } from '../explore/run.ts';
+import { captureEnvironment } from '../io/environment.ts';
+import { DEFAULT_EXPLORE_KNOWN, DEFAULT_EXPLORE_OUT, displayPath, isCi, resolveFrom, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
+
+export interface ExploreOptions {
+  readonly runs: number;
+  readonly seed: number;
+  readonly clients: string;
+  readonly out?: string;
+  readonly known?: string;
+  readonly update: boolean;
+  readonly replay?: string;
+  readonly format?: string;
+}
+
+
+export function parseClients(text: string): ClientLine[] {
+  const names = text.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(CLIENT_LINES as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) throw new InputError(`--clients ${text}: expected a comma-separated list of ${CLIENT_LINES.join(', ')}`);
+  if (new Set(names).size !== names.length) throw new InputError(`--clients ${text}: names a client line twice`);
+  return names as ClientLine[];
+}
+
+function packagesOf(clients: readonly ClientLine[]): Record<string, string> {
+  const installed = captureEnvironment().packages;
+  return Object.fromEntries(clients.map((c) => [adapters[c].packageName, installed[adapters[c].packageName] ?? 'unknown']));
+}
+
+export async function runExploreCommand(options: ExploreOptions, io: CliIo): Promise<number> {
+  const clients = parseClients(options.clients);
+  const format = options.format ?? 'table';
+  if (!['table', 'markdown'].includes(format)) throw new InputError(`--format ${format}: explore prints table (default) or markdown (with --replay)`);
+  const lines = clients.map((c) => adapters[c]);
+  const run = (sequence: Parameters<typeof runSequence>[0]) => runSequence(sequence, lines, { stepLimitMs: DEFAULT_STEP_LIMIT_MS });
+  if (options.replay !== undefined) return replayFinding(options.replay, clients, format, run, io);
+  if (format !== 'table') throw new InputError('--format markdown prints one finding: use it with --replay FILE (every finding is also written as Markdown to --out)');
+
+  if (options.update && isCi(io.env)) throw new InputError('--update rewrites the known findings and is refused when CI is set');
+  const knownPath = resolveFrom(io, options.known, DEFAULT_EXPLORE_KNOWN);
+  if (options.update && options.known === undefined && !RUNS_FROM_CHECKOUT) {
+    throw new InputError('--update would rewrite the known findings inside the installed package; record into a file of your own with --known FILE');
+  }
+  const outDir = resolveFrom(io, options.out, DEFAULT_EXPLORE_OUT);
+  checkFolderPath(outDir, `--out ${options.out ?? displayPath(outDir, io.cwd)}`);
+  if (options.update) checkOutputPath(knownPath, `${displayPath(knownPath, io.cwd)} (--update)`);
+  const knownText = readInputText(knownPath, 'known findings');
+  const known: KnownFile | undefined = knownText === undefined ? undefined : parseJsonFile(knownText, knownPath, KnownFileSchema, 'known-findings file');
+
+  const settings = { seed: options.seed, runs: options.runs, clients, maxSteps: DEFAULT_MAX_STEPS };
+  const result = await explore(run, settings);
+  makeFolder(outDir, `--out ${displayPath(outDir, io.cwd)}`);
+  const packages = packagesOf(clients);
+  const fileOf = (f: Finding) => displayPath(resolve(outDir, `${findingSlug(f.class)}.json`), io.cwd);
+  for (const finding of result.findings) {
+    const base = resolve(outDir, findingSlug(finding.class));
+    writeFileAtomic(`${base}.json`, serializeFinding(finding));
+    const traces = await run(finding.sequence);
+    writeFileAtomic(`${base}.md`, renderFindingMarkdown({ finding, violation: finding.violation, traces, packages, file: fileOf(finding) }));
+    // Findings the scenario format can say also go to DIR/scenarios/, for --scenarios DIR/scenarios.
+    const scenario = scenarioOf(finding, traces);
+    if (scenario) writeFileAtomic(resolve(outDir, 'scenarios', `${findingSlug(finding.class)}.json`), serializeScenario(scenario));
+  }
+  const comparison = compareWithKnown(known, result.findings, settings);
+  if (options.update) writeFileAtomic(knownPath, knownFileOf(settings, result.findings), `${displayPath(knownPath, io.cwd)} (--update)`);
+
+  const shownKnown = displayPath(knownPath, io.cwd);
+  io.stdout(renderFindingsTable(result.findings, comparison, fileOf));
+  const summary = [
+    `explore: ${result.generated} sequences generated (seed ${options.seed}), ${result.sequencesRun} run with shrinking, against ${clients.join(', ')}`,
+    `${result.findings.length} finding${result.findings.length === 1 ? '' : 's'}: ${comparison.new.length} new, ${comparison.known.length} known (${shownKnown}${known ? '' : ': none recorded'})`,
+  ];
+  if (comparison.stale.length > 0) summary.push(`stale: ${comparison.stale.join(', ')} recorded with these settings but not found`);
+  if (!comparison.sameSettings && known) summary.push(`(recorded with --seed ${known.settings.seed} --runs ${known.settings.runs} --clients ${known.settings.clients.join(',')}; other settings may find other classes)`);
+  if (options.update) summary.push(`recorded the findings in ${shownKnown}`);
+  io.stdout(`${summary.join('\n')}\n`);
+  return exploreExitCode(comparison, options.update);
+}
+
+/** Runs one finding file's sequence again: exit 1 while the finding reproduces, 0 once it no longer does. */
+async function replayFinding(
+  path: string,
+  clients: readonly ClientLine[],
+  format: string,
+  run: (sequence: Parameters<typeof runSequence>[0]) => ReturnType<typeof runSequence>,
+  io: CliIo,
+): Promise<number> {
+  const file = readJsonFile(resolve(io.cwd, path), FindingFileSchema, 'explore finding', path);
+  const missing = file.clients.filter((c) => !clients.includes(c));
+  if (missing.length > 0) throw new InputError(`${path}: the finding is about ${file.clients.join(', ')}; --clients ${clients.join(',')} leaves out ${missing.join(', ')}`);
+  const traces = await run(file.sequence);
+  const violations = checkTraces(traces).filter((v) => violationClass(v) === file.class);
+  if (format === 'markdown') {
+    io.stdout(renderFindingMarkdown({ finding: file, ...(violations[0] && { violation: violations[0] }), traces, packages: packagesOf(clients), file: path }));
+  } else {
+    io.stdout(`${file.class}\n  ${describeSequence(file.sequence)}\n`);
+    io.stdout(violations.length > 0 ? `  reproduced: ${explainViolation(violations[0]!)}\n` : '  not reproduced: the clients no longer show it\n');
+  }
+  return violations.length > 0 ? 1 : 0;
+}
