@@ -51,7 +51,7 @@ const timeoutOption = () =>
 function reportOptions(command: Command, defaultOut: string): Command {
   return command
     .option('--json', 'print the sweep result JSON to stdout instead of the tables', false)
-    .option('--ndjson', 'print one JSON line per release × case, then the change points', false)
+    .option('--ndjson', 'print one JSON line per release × case as each release finishes (in release order), then the change points and a summary', false)
     .option('--out <file>', `write the sweep result JSON to this file (default: ${defaultOut})`)
     .option('--baseline <file>', "recorded sweep baseline to compare with (default: the matrix's own, results/sweep-baseline.json for audit, results/sweep-baseline-<matrix>.json for the others)")
     .option('--recorded <file>', "recorded result of the pinned clients (default: the matrix's own, results/recorded.json for audit, results/recorded-extended.json for extended)")
@@ -108,6 +108,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
         .default([]),
     )
     .addOption(timeoutOption())
+    .option('--resume', 'continue an interrupted sweep from its journal (<result file>.journal.ndjson): run only the releases it lacks', false)
     .allowExcessArguments(false)
     // Commands other than the audit load when chosen, so the audit's start-up does not pay for them.
     .action(() => setAction(async () => (await import('./sweep.ts')).runSweepCommand(sweep.opts<SweepOptions>(), io)));

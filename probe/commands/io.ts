@@ -4,6 +4,7 @@ import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { styleText } from 'node:util';
 import { INSTALLED_RESULTS_FOLDER, PROJECT_ROOT, RUNS_FROM_CHECKOUT } from '../io/project.ts';
 import { defaultCacheDir } from '../releases/cache.ts';
+import { versionsMaxAgeMs } from '../releases/registry.ts';
 import type { ResolveContext } from '../releases/resolve.ts';
 import { NO_COLOUR, type Paint } from '../render/terminal.ts';
 
@@ -83,5 +84,7 @@ export function releaseContext(io: CliIo, prerelease: boolean, onInstall: (count
     prerelease,
     warn: (message) => io.stderr(`warning: ${message}\n`),
     onInstall,
+    versionsMaxAgeMs: versionsMaxAgeMs(io.env),
+    note: (message) => io.stderr(`note: ${message}\n`),
   };
 }

@@ -1,8 +1,9 @@
 // `sweep` and `merge`: a matrix (audit, extended, all, and --scenarios) against many client releases,
 // with change points, a recorded baseline per matrix and the newest-vs-pinned gate.
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Matrix, ResultFile, Scenario } from '../core/domain.ts';
 import { caseMatcher, selectScenarios } from '../core/select.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
@@ -17,10 +18,10 @@ import { SERVER_PACKAGES, type Side } from '../core/release.ts';
 import { leftOutOfServerSweep, scenariosFor } from '../sweep/side.ts';
 import { renderSweepReport } from '../render/sweep.ts';
 import { readJsonFile, readRecordedResult } from '../io/json-files.ts';
-import { checkOutputPath, writeFileAtomic } from '../io/files.ts';
+import { checkOutputPath, makeFolder, writeFileAtomic } from '../io/files.ts';
 import { guardedPaths, outputLabel } from './report.ts';
 import type { SdkLine } from '../core/domain.ts';
-import { serializeBaseline, serializeSweep, sweepToNdjson } from '../sweep/files.ts';
+import { ndjsonReleaseLines, ndjsonTail, serializeBaseline, serializeSweep, sweepToNdjson } from '../sweep/files.ts';
 import {
   compareNewestWithPinned,
   compareWithBaseline,
@@ -32,7 +33,8 @@ import {
 } from '../sweep/gates.ts';
 import { releaseKey } from '../core/release.ts';
 import { changePoints, summarize, SWEEP_SCHEMA_VERSION, SweepResultSchema, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
-import { runSweep } from '../sweep/pool.ts';
+import { startSweepWorkersEarly, stopEarlyWorkers } from '../sweep/pool.ts';
+import { runJournalledSweep, sweepFingerprint, sweepJournalPath } from '../sweep/stream.ts';
 import { mergeShards, parseShard, selectShard } from '../sweep/shard.ts';
 import {
   DEFAULT_SWEEP_BASELINE,
@@ -72,6 +74,8 @@ export interface SweepOptions extends SweepReportOptions {
   readonly matrix?: string;
   readonly scenarios?: string;
   readonly case: readonly string[];
+  /** Continue an interrupted sweep from its journal (<result file>.journal.ndjson). */
+  readonly resume?: boolean;
 }
 
 const SWEEP_FORMATS = ['table', 'html', 'markdown'] as const;
@@ -292,6 +296,8 @@ interface ReportInputs {
   readonly baseline: SweepBaseline | undefined;
   /** The built-in case ids the newest-vs-pinned gate covers; all when absent. */
   readonly gateIds?: ReadonlySet<string>;
+  /** --ndjson: the release lines went to stdout as the sweep went; only the rest is left to print. */
+  readonly streamed?: boolean;
 }
 
 /** Gates, files and output shared by `sweep` and `merge`. Inputs were validated before anything ran. */
@@ -329,19 +335,33 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
       io.stdout(`${terminal()}Sweep report (${inputs.format === 'html' ? 'HTML' : 'Markdown'}) written to ${displayPath(paths.html, io.cwd)}\n`);
     } else io.stdout(page);
   } else if (options.json) io.stdout(serializeSweep(result));
-  else if (options.ndjson) io.stdout(sweepToNdjson(result));
+  else if (options.ndjson) io.stdout(inputs.streamed ? ndjsonTail(result) : sweepToNdjson(result));
   else io.stdout(terminal());
   return sweepExitCode({ baseline: baseline ?? [], pinned, updatedBaseline: options.update });
 }
 
 export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
+  try {
+    return await sweepCommand(options, io);
+  } finally {
+    stopEarlyWorkers();
+  }
+}
+
+async function sweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const format = validateReportOptions(options, io, shard !== undefined);
   const { requests, side } = sweepRequests(options);
+  // The workers load the harness and the fixture server while this thread reads the inputs and resolves the releases.
+  const workerUrl = pathToFileURL(join(PROJECT_ROOT, 'dist', 'sweep-worker.mjs'));
+  startSweepWorkersEarly(workerUrl, options.jobs ?? availableParallelism());
   const { matrix, builtInIds, subset } = await sweptMatrix(options, io);
   const leftOut = side === 'server' ? serverSweepCases(matrix, requests) : undefined;
   const paths = reportPaths(options, format, matrix.name, io, side);
   checkReportOutputs(paths, options);
+  // Each finished release is journalled beside the result JSON, which is only ever replaced whole.
+  const journalFile = sweepJournalPath(paths.json);
+  checkOutputPath(journalFile, `${journalFile} (the sweep journal)`, guardedPaths([{ path: paths.baseline, what: 'sweep baseline' }]));
   const recordedBaseline = readBaseline(paths.baseline, matrix.name, side);
   const baseline = subset ? onlyCases(recordedBaseline, new Set(matrix.scenarios.map((s) => s.id))) : recordedBaseline;
   // validated up front: a bad file must stop the run before it starts
@@ -355,27 +375,37 @@ export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise
   const plan = releases.map(releaseKey);
   const mine = selectShard(releases, shard);
   const environment = captureEnvironment();
-  const runs: ReleaseRun[] = await runSweep(mine, {
+  const request: SweepResult['request'] = {
+    v1: options.v1 ?? null,
+    v2: options.v2 ?? null,
+    ...(side === 'server' && { serverV1: options.serverV1 ?? null, serverV2: options.serverV2 ?? null }),
+    prerelease: options.prerelease,
+  };
+  makeFolder(dirname(journalFile), journalFile);
+  const sweep = await runJournalledSweep(mine, {
     matrix,
     environment,
     timeoutMs: options.timeout,
     jobs: options.jobs,
-    workerUrl: pathToFileURL(join(PROJECT_ROOT, 'dist', 'sweep-worker.mjs')),
+    workerUrl,
+    journalFile,
+    fingerprint: sweepFingerprint({ matrix, request, releases: mine, shard, timeoutMs: options.timeout, environment }),
+    resume: options.resume === true,
+    onResumed: (count) => {
+      if (options.resume) status.line(`resuming: ${count} of ${mine.length} releases are in the journal`);
+    },
     onRelease: (run, done, total, ms) =>
       status.line(`[${done}/${total}] ${releaseKey(run.release)} ${run.status === 'ran' ? `ran ${run.cases.length} cases` : `failed (${run.stage})`} in ${ms} ms`),
+    ...(options.ndjson && { inOrder: (run: ReleaseRun) => io.stdout(ndjsonReleaseLines(run)) }),
   });
+  const runs = sweep.runs;
   status.done();
   const result: SweepResult = {
     schemaVersion: SWEEP_SCHEMA_VERSION,
     kind: 'sweep',
     matrix: { name: matrix.name, title: matrix.title, source: matrix.source },
     environment,
-    request: {
-      v1: options.v1 ?? null,
-      v2: options.v2 ?? null,
-      ...(side === 'server' && { serverV1: options.serverV1 ?? null, serverV2: options.serverV2 ?? null }),
-      prerelease: options.prerelease,
-    },
+    request,
     plan,
     ...(shard && { shard }),
     releases: runs,
@@ -383,7 +413,9 @@ export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise
     ...(leftOut && { leftOut }),
     summary: summarize(runs),
   };
-  return report(result, options, io, { format, paths, baseline, gateIds: builtInIds });
+  const code = report(result, options, io, { format, paths, baseline, gateIds: builtInIds, streamed: options.ndjson });
+  sweep.finish();
+  return code;
 }
 
 export async function runMergeCommand(files: readonly string[], options: SweepReportOptions, io: CliIo): Promise<number> {

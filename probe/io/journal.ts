@@ -1,7 +1,8 @@
 // The run journal: each case's record appended as one NDJSON line the moment the case is over, beside
 // the result file, so an interrupted run (Ctrl-C, SIGTERM, a kill) loses no finished case and leaves the
 // result file as it was (that one is only ever replaced whole). `--resume` reads the journal back; a run
-// that completes removes it. The first line says which run it belongs to.
+// that completes removes it. The first line says which run it belongs to. The sweep keeps a journal of
+// the same kind, one line per finished release (commands/sweep.ts).
 import { closeSync, ftruncateSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
@@ -38,12 +39,29 @@ export interface Journal {
   finish(): void;
 }
 
+/** Where one line of a journal is: its byte offset and length. */
+export interface LinePlace {
+  readonly at: number;
+  readonly bytes: number;
+}
+
+/** A journal of any kind of line (the audit's cases, the sweep's releases): one JSON line each. */
+export interface LineJournal<T> {
+  /** Appends the line; where it went, for `read` (nothing once finished). */
+  append(line: T): LinePlace | undefined;
+  /** The line at this place, read back from the file (so a long run need not keep it in memory). */
+  read(place: LinePlace): T;
+  /** The lines a resumed journal already had, where they are, in order (none for a fresh one). */
+  readonly earlier: readonly LinePlace[];
+  /** The run completed and its result file is written: the journal has served. */
+  finish(): void;
+}
+
 /** Starts a journal for run `run` (a fresh one, or one continued after --resume). */
-export function openJournal(path: string, run: string, resumed: boolean): Journal {
+export function openLineJournal<T>(path: string, run: string, resumed: boolean): LineJournal<T> {
   const fd = openSync(path, resumed ? 'r+' : 'w+');
   let position = 0;
-  // Where each case's line is (byte offset and length), by id: all a run keeps of a finished case's record.
-  const lines = new Map<string, { at: number; bytes: number }>();
+  const earlier: LinePlace[] = [];
   if (resumed) {
     // Continue after the last whole line: a line the interruption cut off is dropped, not glued onto.
     const text = readFileSync(path, 'utf8');
@@ -53,11 +71,11 @@ export function openJournal(path: string, run: string, resumed: boolean): Journa
     let at = 0;
     for (const [i, line] of whole.split('\n').slice(0, -1).entries()) {
       const bytes = Buffer.byteLength(line) + 1;
-      if (i > 0) lines.set((JSON.parse(line) as { record: CaseRecord }).record.id, { at, bytes });
+      if (i > 0) earlier.push({ at, bytes }); // the first line is the header
       at += bytes;
     }
   }
-  const write = (line: string) => {
+  const write = (line: string): LinePlace => {
     const bytes = Buffer.from(line);
     const at = position;
     for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written, at + written);
@@ -67,21 +85,18 @@ export function openJournal(path: string, run: string, resumed: boolean): Journa
   if (!resumed) write(`${JSON.stringify({ kind: 'journal', version: 1, run })}\n`);
   let open = true;
   return {
-    append(record, lint) {
-      if (open) lines.set(record.id, write(`${JSON.stringify({ kind: 'case', record, lint })}\n`));
+    earlier,
+    append(line) {
+      return open ? write(`${JSON.stringify(line)}\n`) : undefined;
     },
-    *records(ids) {
-      for (const id of ids) {
-        const line = lines.get(id);
-        if (!line) throw new Error(`journal: no record of case ${id}`);
-        const buffer = Buffer.allocUnsafe(line.bytes);
-        for (let read = 0; read < line.bytes; ) {
-          const got = readSync(fd, buffer, read, line.bytes - read, line.at + read);
-          if (got === 0) throw new Error(`journal: the line of case ${id} is cut short`);
-          read += got;
-        }
-        yield (JSON.parse(buffer.toString('utf8')) as { record: CaseRecord }).record;
+    read({ at, bytes }) {
+      const buffer = Buffer.allocUnsafe(bytes);
+      for (let done = 0; done < bytes; ) {
+        const got = readSync(fd, buffer, done, bytes - done, at + done);
+        if (got === 0) throw new Error(`journal: the line at byte ${at} is cut short`);
+        done += got;
       }
+      return JSON.parse(buffer.toString('utf8')) as T;
     },
     finish() {
       if (!open) return;
@@ -92,26 +107,59 @@ export function openJournal(path: string, run: string, resumed: boolean): Journa
   };
 }
 
+/** Starts the audit's journal of cases for run `run`. */
+export function openJournal(path: string, run: string, resumed: boolean): Journal {
+  type CaseLine = z.infer<typeof LineSchema>;
+  const journal = openLineJournal<CaseLine>(path, run, resumed);
+  // Where each case's line is, by id: all a run keeps of a finished case's record.
+  const places = new Map<string, LinePlace>();
+  for (const place of journal.earlier) places.set(journal.read(place).record.id, place);
+  return {
+    append(record, lint) {
+      const place = journal.append({ kind: 'case', record, lint });
+      if (place) places.set(record.id, place);
+    },
+    *records(ids) {
+      for (const id of ids) {
+        const place = places.get(id);
+        if (!place) throw new Error(`journal: no record of case ${id}`);
+        yield journal.read(place).record;
+      }
+    },
+    finish: () => journal.finish(),
+  };
+}
+
+/** How a journal's lines are named in its messages: `a case record`, `another run (other cases, flags or clients)`. */
+export interface JournalWords {
+  readonly line: string;
+  readonly otherRun: string;
+}
+
 /**
- * The cases an interrupted run finished, by id. The journal must belong to this run (same fingerprint);
- * a last line cut off by the interruption is ignored; anything else malformed is an InputError.
+ * The lines an interrupted run journalled, in order. The journal must belong to this run (same
+ * fingerprint); a last line cut off by the interruption is ignored; anything else malformed is an InputError.
  */
-export function readJournal(path: string, run: string): Map<string, { record: CaseRecord; lint: Finding[] | null }> {
+export function readJournalLines<S extends z.ZodType>(path: string, run: string, schema: S, words: JournalWords): z.infer<S>[] {
   const text = readInputText(path, 'run journal');
   if (text === undefined) throw new InputError(`--resume: no journal at ${path}: nothing to resume (run without --resume)`);
-  // The last piece is '' after a final newline, or a line the interruption cut off: either way, not a case.
+  // The last piece is '' after a final newline, or a line the interruption cut off: either way, not a line.
   const complete = text.split('\n').slice(0, -1);
   const [first, ...rest] = complete;
   const header = HeaderSchema.safeParse(safeJson(first));
   if (!header.success) throw new InputError(`${path}: not a run journal (its first line is not a journal header)`);
-  if (header.data.run !== run) throw new InputError(`${path}: the journal is of another run (other cases, flags or clients); run without --resume`);
-  const done = new Map<string, { record: CaseRecord; lint: Finding[] | null }>();
-  for (const [i, line] of rest.entries()) {
-    const parsed = LineSchema.safeParse(safeJson(line));
-    if (!parsed.success) throw new InputError(`${path}: line ${i + 2} is not a case record`);
-    done.set(parsed.data.record.id, { record: parsed.data.record, lint: parsed.data.lint });
-  }
-  return done;
+  if (header.data.run !== run) throw new InputError(`${path}: the journal is of ${words.otherRun}; run without --resume`);
+  return rest.map((line, i) => {
+    const parsed = schema.safeParse(safeJson(line));
+    if (!parsed.success) throw new InputError(`${path}: line ${i + 2} is not ${words.line}`);
+    return parsed.data;
+  });
+}
+
+/** The cases an interrupted audit run finished, by id (see readJournalLines). */
+export function readJournal(path: string, run: string): Map<string, { record: CaseRecord; lint: Finding[] | null }> {
+  const lines = readJournalLines(path, run, LineSchema, { line: 'a case record', otherRun: 'another run (other cases, flags or clients)' });
+  return new Map(lines.map((line) => [line.record.id, { record: line.record, lint: line.lint }]));
 }
 
 function safeJson(line: string | undefined): unknown {

@@ -11,7 +11,7 @@ import { packageFor, ReleaseCache, type LoadableRelease, type Wanted } from './c
 import { releaseKey, type Side } from '../core/release.ts';
 import { compareReleases } from './order.ts';
 import { publishedVersions } from './registry.ts';
-import { parseReleaseSpec, resolveRegistryQuery } from './spec.ts';
+import { parseReleaseSpec, resolveRegistryQuery, type ReleaseSpec } from './spec.ts';
 
 export interface ReleaseRequest {
   readonly line: SdkLine;
@@ -40,6 +40,10 @@ export interface ResolveContext {
   readonly onePerLine?: boolean;
   readonly warn?: (message: string) => void;
   readonly onInstall?: (count: number) => void;
+  /** How old a cached version list may be and still answer without the registry (registry.ts); 0: always ask. */
+  readonly versionsMaxAgeMs?: number;
+  /** Says when a range was resolved against the cached version list without asking the registry. */
+  readonly note?: (message: string) => void;
 }
 
 /** The server release flags of a sweep (`--server-v1 <text>`, `--server-v2 <text>`), in line order. */
@@ -82,24 +86,47 @@ export async function resolveReleases(requests: readonly ReleaseRequest[], conte
   const wanted: Wanted[] = [];
   const locals: { request: ReleaseRequest; kind: 'tarball' | 'folder'; path: string }[] = [];
 
-  for (const request of requests) {
-    const spec = parseReleaseSpec(request.flag, request.text);
+  const specs = requests.map((request) => ({ request, spec: parseReleaseSpec(request.flag, request.text) }));
+  for (const { request, spec } of specs) {
     if (spec.kind !== 'registry' && request.side === 'server') {
       throw new InputError(`${request.flag} ${request.text}: server sweeps take published releases only (a version, a range or latest), not a local build`);
     }
+  }
+  // An exact version that is pinned or installed needs no version list.
+  const known = (request: ReleaseRequest, spec: ReleaseSpec): string | undefined =>
+    spec.kind === 'registry' &&
+    spec.query.kind === 'exact' &&
+    (spec.query.version === pinnedRelease(request.line, context.projectRoot, request.side).version ||
+      cache.has({ line: request.line, version: spec.query.version, ...(request.side && { side: request.side }) }))
+      ? spec.query.version
+      : undefined;
+  // The version lists the requests need, asked for at once (one `npm view` per package, side by side).
+  const lists = new Map<ReleaseRequest, ReturnType<typeof publishedVersions>>();
+  for (const { request, spec } of specs) {
+    if (spec.kind !== 'registry' || known(request, spec) !== undefined) continue;
+    useCache();
+    const asked = publishedVersions(context.cacheDir, packageFor(request.line, request.side), request.flag, context.versionsMaxAgeMs ?? 0);
+    asked.catch(() => undefined); // awaited below, in request order; a second failure must not go unhandled meanwhile
+    lists.set(request, asked);
+  }
+  for (const { request, spec } of specs) {
     if (spec.kind !== 'registry') {
       locals.push({ request, kind: spec.kind, path: resolve(context.cwd, spec.path.replace(/^~(?=[/\\])/, homedir())) });
       continue;
     }
     const pinned = pinnedRelease(request.line, context.projectRoot, request.side);
     let versions: string[];
-    if (spec.query.kind === 'exact' && (spec.query.version === pinned.version || cache.has({ line: request.line, version: spec.query.version, ...(request.side && { side: request.side }) }))) {
-      versions = [spec.query.version];
+    const list = lists.get(request);
+    if (!list) {
+      versions = [known(request, spec)!];
     } else {
-      useCache();
-      const { published, warning } = await publishedVersions(context.cacheDir, packageFor(request.line, request.side), request.flag);
+      const { published, warning, ageMs } = await list;
       if (warning) context.warn?.(warning);
       versions = resolveRegistryQuery(request.flag, spec, published, { prerelease: context.prerelease });
+      // Said once the range resolved: a range that does not resolve is one line of error, nothing else.
+      if (ageMs !== undefined) {
+        context.note?.(`${request.flag} ${request.text}: resolved against the version list cached ${Math.round(ageMs / 60_000)} min ago (MCP_SDK_PROBE_VERSIONS_MAX_AGE=0 asks the registry)`);
+      }
     }
     if (context.onePerLine && versions.length !== 1) {
       throw new InputError(`${request.flag} ${request.text} names ${versions.length} releases; the audit runs one per line (use the sweep command for ranges)`);

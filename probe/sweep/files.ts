@@ -1,8 +1,11 @@
 // Sweep outputs: the result JSON (canonical, like the audit's), NDJSON (one record per release × case,
 // then the change points), and the baseline file.
+import { z } from 'zod';
+import { CaseRecordSchema } from '../core/domain.ts';
+import { ReleaseIdentitySchema } from '../core/release.ts';
 import { inSchemaOrder, orderCaseRecord, orderEnvironment, sortKeys } from '../io/json-files.ts';
 import type { SweepBaseline } from './gates.ts';
-import { SweepResultSchema, type ReleaseRun, type SweepResult } from './model.ts';
+import { ChangePointSchema, ReleaseRunSchema, SweepResultSchema, type ReleaseRun, type SweepResult } from './model.ts';
 
 function orderRelease(run: ReleaseRun): unknown {
   return run.status === 'ran'
@@ -20,15 +23,59 @@ export function serializeSweep(result: SweepResult): string {
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
-export function sweepToNdjson(result: SweepResult): string {
-  const lines: unknown[] = [];
-  for (const run of result.releases) {
-    if (run.status === 'ran') for (const record of run.cases) lines.push({ type: 'case', release: run.release, case: orderCaseRecord(record) });
-    else lines.push({ type: 'release-failed', release: run.release, stage: run.stage, error: run.error });
+const FailedRunSchema = ReleaseRunSchema.options[1];
+const NdjsonCaseSchema = z.object({ type: z.literal('case'), release: ReleaseIdentitySchema, case: CaseRecordSchema }).strict();
+const NdjsonFailedSchema = z
+  .object({ type: z.literal('release-failed'), release: ReleaseIdentitySchema, stage: FailedRunSchema.shape.stage, error: FailedRunSchema.shape.error })
+  .strict();
+const NdjsonChangePointSchema = z.object({ type: z.literal('change-point'), ...ChangePointSchema.shape }).strict();
+const NdjsonSummarySchema = z
+  .object({
+    type: z.literal('summary'),
+    request: SweepResultSchema.shape.request,
+    environment: SweepResultSchema.shape.environment,
+    ...SweepResultSchema.shape.summary.shape,
+  })
+  .strict();
+
+/**
+ * `sweep --ndjson`, one JSON object a line: per release, a `case` line per case it ran (the release's
+ * identity and the case record, as in the result JSON) or one `release-failed` line; then a `change-point`
+ * line per change point and one `summary` line. Each line's keys are in its schema's order.
+ */
+export const SweepNdjsonLineSchema = z.discriminatedUnion('type', [NdjsonCaseSchema, NdjsonFailedSchema, NdjsonChangePointSchema, NdjsonSummarySchema]);
+
+const line = (schema: z.ZodObject, value: object, field?: (key: string, value: unknown) => unknown) => `${JSON.stringify(inSchemaOrder(schema, value, field))}\n`;
+
+/** The NDJSON lines of one release (printed as the sweep goes, in plan order). */
+export function ndjsonReleaseLines(run: ReleaseRun): string {
+  if (run.status === 'failed') {
+    return line(NdjsonFailedSchema, { type: 'release-failed', release: run.release, stage: run.stage, error: run.error } satisfies z.infer<typeof NdjsonFailedSchema>);
   }
-  for (const point of result.changePoints) lines.push({ type: 'change-point', ...(sortKeys(point) as object) });
-  lines.push({ type: 'summary', request: result.request, environment: result.environment, ...result.summary });
-  return lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+  return run.cases
+    .map((record) =>
+      line(NdjsonCaseSchema, { type: 'case', release: run.release, case: record } satisfies z.infer<typeof NdjsonCaseSchema>, (key, value) =>
+        key === 'case' ? orderCaseRecord(record) : key === 'release' ? inSchemaOrder(ReleaseIdentitySchema, run.release) : value,
+      ),
+    )
+    .join('');
+}
+
+/** The NDJSON lines after the releases: the change points and the summary. */
+export function ndjsonTail(result: SweepResult): string {
+  const points = result.changePoints.map((point) =>
+    line(NdjsonChangePointSchema, { type: 'change-point', ...point } satisfies z.infer<typeof NdjsonChangePointSchema>, (key, value) =>
+      key === 'before' || key === 'after' ? sortKeys(value) : value,
+    ),
+  );
+  const summary = line(NdjsonSummarySchema, { type: 'summary', request: result.request, environment: result.environment, ...result.summary } satisfies z.infer<typeof NdjsonSummarySchema>, (key, value) =>
+    key === 'environment' ? orderEnvironment(result.environment) : key === 'request' ? inSchemaOrder(SweepResultSchema.shape.request, result.request) : value,
+  );
+  return [...points, summary].join('');
+}
+
+export function sweepToNdjson(result: SweepResult): string {
+  return result.releases.map(ndjsonReleaseLines).join('') + ndjsonTail(result);
 }
 
 export function serializeBaseline(baseline: SweepBaseline): string {

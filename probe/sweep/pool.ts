@@ -1,9 +1,11 @@
-// Runs a matrix against many client releases: one worker thread per release (its own module graph), as
-// many at once as there are cores. A release that cannot load, throws or hangs becomes a `failed` record
-// and the sweep goes on.
+// Runs a matrix against many client releases in worker threads, as many at once as there are cores. A
+// worker serves release after release (worker.ts: each release's client loads by its own path, so its
+// modules are its own), which saves a thread start and a load of the harness per release. A release that
+// cannot load, throws or hangs becomes a `failed` record and the sweep goes on; a worker that dies or
+// hangs is replaced by a fresh one for the next release.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Environment, Matrix } from '../core/domain.ts';
+import type { Environment, ErrorInfo, Matrix } from '../core/domain.ts';
 import type { LoadableRelease } from '../releases/cache.ts';
 import type { WorkerInput, WorkerOutput } from './protocol.ts';
 import type { ReleaseRun } from './model.ts';
@@ -17,7 +19,8 @@ export interface SweepRunOptions {
   readonly jobs?: number;
   /** The built worker module (dist/sweep-worker.mjs). */
   readonly workerUrl: URL;
-  readonly onRelease?: (run: ReleaseRun, done: number, total: number, ms: number) => void;
+  /** Each release as it finishes (in completion order); `index` is its place in `releases`. */
+  readonly onRelease?: (run: ReleaseRun, done: number, total: number, ms: number, index: number) => void;
 }
 
 function identity(release: LoadableRelease): ReleaseRun['release'] {
@@ -25,32 +28,94 @@ function identity(release: LoadableRelease): ReleaseRun['release'] {
   return { ...(side && { side }), line, packageName, version, label, source, integrity };
 }
 
-function runOne(release: LoadableRelease, options: SweepRunOptions): Promise<ReleaseRun> {
+type Outcome = WorkerOutput | { readonly kind: 'failed'; readonly stage: 'run' | 'timeout'; readonly error: ErrorInfo };
+
+// Workers started before the releases are known (startSweepWorkersEarly), for the pool to adopt.
+const early: Worker[] = [];
+
+/**
+ * Starts `count` workers now, so they load the harness and the pinned fixture server while the caller
+ * resolves the releases; runSweep adopts them. Until then they hold nothing open: a run that stops
+ * before sweeping (bad input) exits as if they were not there.
+ */
+export function startSweepWorkersEarly(workerUrl: URL, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const worker = new Worker(workerUrl, { stdout: true, stderr: true });
+    worker.unref();
+    worker.on('error', () => undefined); // it then exits, below; a worker not yet adopted has no release to fail
+    worker.once('exit', () => {
+      if (early.includes(worker)) early.splice(early.indexOf(worker), 1);
+    });
+    early.push(worker);
+  }
+}
+
+const lost = (stage: 'run' | 'timeout', name: string, message: string): Outcome => ({ kind: 'failed', stage, error: { name, code: null, message } });
+
+/** One slot of the pool: a worker kept across releases, replaced when it dies or has to be stopped. */
+function releaseThread(workerUrl: URL) {
+  let worker: Worker | undefined;
+  let answer: ((outcome: Outcome) => void) | undefined;
+  const settle = (outcome: Outcome) => {
+    const waiting = answer;
+    answer = undefined;
+    waiting?.(outcome);
+  };
+  const start = () => {
+    const started = early.shift() ?? new Worker(workerUrl, { stdout: true, stderr: true });
+    started.ref();
+    // Events of a worker this slot has let go (stopped at a limit) are about no release any more.
+    const current = () => worker === started;
+    started.on('message', (output: WorkerOutput) => {
+      if (current()) settle(output);
+    });
+    started.on('error', (error) => {
+      if (!current()) return;
+      worker = undefined;
+      void started.terminate();
+      settle(lost('run', error.name, error.message));
+    });
+    started.on('exit', (code) => {
+      if (!current()) return;
+      worker = undefined;
+      settle(lost('run', 'WorkerExit', `the release's worker exited (code ${code}) without a result`));
+    });
+    return started;
+  };
+  return {
+    run(input: WorkerInput, limitMs: number): Promise<Outcome> {
+      const thread = (worker ??= start());
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          worker = undefined;
+          void thread.terminate();
+          settle(lost('timeout', 'Timeout', `no answer from the release's worker within ${limitMs} ms`));
+        }, limitMs);
+        answer = (outcome) => {
+          clearTimeout(timer);
+          resolve(outcome);
+        };
+        thread.postMessage(input);
+      });
+    },
+    async close(): Promise<void> {
+      const thread = worker;
+      worker = undefined;
+      await thread?.terminate();
+    },
+  };
+}
+
+async function runOne(release: LoadableRelease, thread: ReturnType<typeof releaseThread>, options: SweepRunOptions): Promise<ReleaseRun> {
   const scenarios = scenariosFor(options.matrix.scenarios, release);
   const input: WorkerInput = { release, scenarios, timeoutMs: options.timeoutMs, environment: options.environment };
   // Every case has its own limit; this only catches a release that wedges the worker outside a case.
   // (A case may have a longer limit of its own: the extended matrix's waiting cases.)
   const limitMs = scenarios.reduce((sum, s) => sum + (s.timeoutMs ?? options.timeoutMs), options.timeoutMs * 2) + 30_000;
-  return new Promise((resolve) => {
-    const worker = new Worker(options.workerUrl, { workerData: input, stdout: true, stderr: true });
-    let settled = false;
-    const finish = (run: ReleaseRun) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void worker.terminate();
-      resolve(run);
-    };
-    const failed = (stage: 'load' | 'run' | 'timeout', name: string, message: string) =>
-      finish({ status: 'failed', release: identity(release), stage, error: { name, code: null, message } });
-    const timer = setTimeout(() => failed('timeout', 'Timeout', `no answer from the release's worker within ${limitMs} ms`), limitMs);
-    worker.on('message', (output: WorkerOutput) => {
-      if (output.kind === 'ran') finish({ status: 'ran', release: identity(release), cases: output.cases });
-      else finish({ status: 'failed', release: identity(release), stage: output.stage, error: output.error });
-    });
-    worker.on('error', (error) => failed('run', error.name, error.message));
-    worker.on('exit', (code) => failed('run', 'WorkerExit', `the release's worker exited (code ${code}) without a result`));
-  });
+  const output = await thread.run(input, limitMs);
+  return output.kind === 'ran'
+    ? { status: 'ran', release: identity(release), cases: output.cases }
+    : { status: 'failed', release: identity(release), stage: output.stage, error: output.error };
 }
 
 /** Runs every release; results come back in the order of `releases`, whatever order they finished in. */
@@ -59,17 +124,28 @@ export async function runSweep(releases: readonly LoadableRelease[], options: Sw
   const results: ReleaseRun[] = new Array(releases.length);
   let next = 0;
   let done = 0;
-  // A small hand-written pool: one task per worker slot pulling the next release; a library would add a
-  // dependency for ten lines, and each release needs a fresh worker anyway (no reuse to manage).
+  // A small hand-written pool: one task per slot pulling the next release into the slot's worker; a
+  // library would add a dependency for what is a loop over a counter.
   const slot = async () => {
-    while (next < releases.length) {
-      const index = next++;
-      const started = Date.now();
-      const run = await runOne(releases[index]!, options);
-      results[index] = run;
-      options.onRelease?.(run, ++done, releases.length, Date.now() - started);
+    const thread = releaseThread(options.workerUrl);
+    try {
+      while (next < releases.length) {
+        const index = next++;
+        const started = Date.now();
+        const run = await runOne(releases[index]!, thread, options);
+        results[index] = run;
+        options.onRelease?.(run, ++done, releases.length, Date.now() - started, index);
+      }
+    } finally {
+      await thread.close();
     }
   };
   await Promise.all(Array.from({ length: jobs }, slot));
+  stopEarlyWorkers();
   return results;
+}
+
+/** Stops the early workers no sweep adopted (more than the sweep needed, or the run stopped before it). */
+export function stopEarlyWorkers(): void {
+  for (const unused of early.splice(0)) void unused.terminate();
 }

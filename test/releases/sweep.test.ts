@@ -3,14 +3,14 @@
 // sweeps live in this one file so no two npm installs share the cache at once. Exact versions only: a
 // range ending at `latest` would change meaning the day a release is published (the newest-vs-pinned
 // gate is tested offline, against a fixed version list, in test/sweep.test.ts).
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ResultFileSchema } from '../../probe/core/domain.ts';
 import { describeBehaviour, SweepResultSchema, type SweepResult } from '../../probe/sweep/model.ts';
-import { ROOT, runCli } from '../helpers/cli.ts';
+import { LAUNCHER, ROOT, runCli } from '../helpers/cli.ts';
 import { UNREACHABLE_REGISTRY } from '../helpers/offline-registry.ts';
 import { expectValidResult } from '../helpers/schema.ts';
 
@@ -172,7 +172,9 @@ describe('sweep over real releases', () => {
 
   it('with the registry unreachable, runs cached releases and names the missing ones', async () => {
     // A closed loopback port stands in for an unreachable registry (npm fails fast on a refused connection).
-    const offline = { npm_config_registry: UNREACHABLE_REGISTRY };
+    // The version list the sweeps above cached is fresh, and would answer without asking (see below):
+    // MCP_SDK_PROBE_VERSIONS_MAX_AGE=0 makes this run ask, and fall back.
+    const offline = { npm_config_registry: UNREACHABLE_REGISTRY, MCP_SDK_PROBE_VERSIONS_MAX_AGE: '0' };
     const cached = await runCli(['sweep', '--v1', V1_RANGE, '--out', join(dir, 'off.json'), '--baseline', join(dir, 'none.json')], offline);
     expect(cached.code).toBe(0);
     expect(cached.stderr).toContain('registry unreachable');
@@ -184,4 +186,51 @@ describe('sweep over real releases', () => {
     expect(missing.stderr).toMatch(/cannot install @modelcontextprotocol\/sdk@1\.9\.0 \(not in the release cache .*\)/);
   });
 
+  it('a sweep killed midway resumes without loading a journalled release again, into the output of an uninterrupted sweep', async () => {
+    // Eight releases in a release cache of this test's own, whose loader (load.mjs, through which the
+    // sweep's workers import every cached release) is swapped, once installed, for one that also logs
+    // each load: the count of real loads, independent of what the probe reports.
+    const cache = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-resume-cache-'));
+    const env = { MCP_SDK_PROBE_CACHE: cache };
+    const args = ['sweep', '--v1', '1.11.0..1.11.4', '--v2', '2.2.0..2.3.1', '--jobs', '1', '--ndjson', '--baseline', join(dir, 'none.json')];
+    const whole = await runCli([...args, '--out', join(dir, 'whole.json')], env);
+    expect(whole.code).toBe(0);
+    const plan = (JSON.parse(readFileSync(join(dir, 'whole.json'), 'utf8')) as SweepResult).plan;
+    expect(plan).toEqual(['v1@1.11.0', 'v1@1.11.1', 'v1@1.11.2', 'v1@1.11.3', 'v1@1.11.4', 'v2@2.2.0', 'v2@2.3.0', 'v2@2.3.1']);
+    const loads = join(dir, 'loads.txt');
+    writeFileSync(
+      join(cache, 'load.mjs'),
+      `import { appendFileSync } from 'node:fs';\nexport const load = (specifier) => { appendFileSync(${JSON.stringify(loads)}, specifier.split('/')[0] + '\\n'); return import(specifier); };\n`,
+    );
+    const loaded = () => (existsSync(loads) ? readFileSync(loads, 'utf8').split('\n').filter(Boolean) : []);
+
+    const out = join(dir, 'resumed.json');
+    const journal = `${out}.journal.ndjson`;
+    const child = spawn(process.execPath, [LAUNCHER, ...args, '--out', out], { cwd: ROOT, env: { ...process.env, ...env, CI: '' }, stdio: 'ignore' });
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    const lines = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').length - 1 : 0);
+    const started = Date.now();
+    while (lines() < 4 && Date.now() - started < 120_000) await new Promise((resolve) => setTimeout(resolve, 10));
+    child.kill('SIGKILL');
+    await closed;
+    expect(existsSync(out)).toBe(false);
+    const journalled = readFileSync(journal, 'utf8').split('\n').slice(1, -1).map((line) => JSON.parse(line).run.release);
+    expect(journalled.length).toBeGreaterThanOrEqual(3);
+    expect(journalled.length).toBeLessThan(plan.length);
+    // Every release the killed run journalled had been loaded by it.
+    const aliases = journalled.map((release: { line: string; label: string }) => `${release.line}-${release.label}`);
+    expect(loaded()).toEqual(expect.arrayContaining(aliases));
+
+    rmSync(loads);
+    const resumed = await runCli([...args, '--out', out, '--resume'], env);
+    expect(resumed.code).toBe(0);
+    // The resumed run loaded each release the journal lacked exactly once, and none it held.
+    expect(loaded().sort()).toEqual(plan.map((key) => key.replace('@', '-')).filter((alias) => !aliases.includes(alias)).sort());
+    expect(resumed.stderr).toContain(`resuming: ${journalled.length} of ${plan.length} releases are in the journal`);
+    // cmp: the result JSON byte for byte, and the same NDJSON on stdout.
+    expect(readFileSync(out)).toEqual(readFileSync(join(dir, 'whole.json')));
+    expect(resumed.stdout).toBe(whole.stdout);
+    expect(existsSync(journal)).toBe(false);
+    // Installing eight releases into a cache of its own takes minutes on a loaded machine.
+  }, 600_000);
 });
