@@ -77,7 +77,9 @@ describe('the action script', () => {
   });
 
   it('replay: every capture the glob matches, one report pair each; a failed expectation fails the step (exit 1) and shows in the summary', async () => {
-    const run = await runAction({ mode: 'replay', captures: 'captures/*.json', expect: 'returned\nv1/warm=rejected:-32602' }, CAPTURES);
+    // The SDK lines only (`args` reaches the command): what this test counts is the script's reports, and
+    // replay's default of every client line would add the ecosystem columns.
+    const run = await runAction({ mode: 'replay', captures: 'captures/*.json', expect: 'returned\nv1/warm=rejected:-32602', args: '--clients v1,v2' }, CAPTURES);
     expect(run.code).toBe(1);
     expect(run.summary).toMatch(/^## mcp-sdk-probe replay: failed \(exit 1\)\n/);
     expect(run.summary).toContain('### replay of captures/error-with-structured-content.json\n\n**4 passed, 0 failed**');
@@ -97,7 +99,7 @@ describe('the action script', () => {
 
   it('replay: the same captures with what the clients really do pass (exit 0); a file two globs match runs once, two names with one slug both run', async () => {
     const run = await runAction(
-      { mode: 'replay', captures: 'captures/error-*.json captures/logged-*.json\ncaptures/*.json', expect: 'v1/warm=rejected:-32602\n*/cold=returned', reports: 'out/probe' },
+      { mode: 'replay', captures: 'captures/error-*.json captures/logged-*.json\ncaptures/*.json', expect: 'v1/warm=rejected:-32602\n*/cold=returned', reports: 'out/probe', args: '--clients v1,v2' },
       { ...CAPTURES, 'captures-logged-jsonrpc-messages.json': CAPTURES['captures/logged-jsonrpc-messages.json'] },
     );
     expect(run.stderr).toBe('');
@@ -108,7 +110,7 @@ describe('the action script', () => {
       'replay-captures-error-with-structured-content.json',
       'replay-captures-logged-jsonrpc-messages.json',
     ]);
-    const again = await runAction({ mode: 'replay', captures: '*.json captures/logged-*.json', expect: 'v1/warm=rejected:-32602' }, { ...CAPTURES, 'captures-logged-jsonrpc-messages.json': CAPTURES['captures/logged-jsonrpc-messages.json'] });
+    const again = await runAction({ mode: 'replay', captures: '*.json captures/logged-*.json', expect: 'v1/warm=rejected:-32602', args: '--clients v1,v2' }, { ...CAPTURES, 'captures-logged-jsonrpc-messages.json': CAPTURES['captures/logged-jsonrpc-messages.json'] });
     expect(again.code).toBe(0);
     expect(readdirSync(join(again.workspace, 'mcp-sdk-probe-reports')).filter((f) => f.endsWith('.json')).sort()).toEqual([
       'replay-captures-logged-jsonrpc-messages-2.json',
