@@ -3,12 +3,12 @@
 // Every function that runs cases returns a promise and reports bad input by rejecting it (InputError).
 // Bundled to dist/index.mjs (bin/build.mjs); its types are emitted by `tsc -p tsconfig.build.json`.
 import { join } from 'node:path';
-import { CLIENT_LINES, ToolDefinitionSchema, ToolResultSchema, type Capture, type ClientLine, type Matrix, type ResultFile, type ToolDefinition, type ToolResult } from '../core/domain.ts';
+import { ToolDefinitionSchema, ToolResultSchema, type Capture, type ClientLine, type Matrix, type ResultFile, type ToolDefinition, type ToolResult } from '../core/domain.ts';
 import { compareWithRecorded, type Comparison } from '../core/compare.ts';
 import { parseExpectRule } from '../core/expect-spec.ts';
 import { parseClientLines, selectScenarios } from '../core/select.ts';
 import { InputError } from '../core/errors.ts';
-import { runMatrix as runMatrixIn } from '../engine/run.ts';
+import { installedClientLines, runMatrix as runMatrixIn } from '../engine/run.ts';
 import { captureFileText, slug } from '../io/capture.ts';
 import { writeFileAtomic } from '../io/files.ts';
 import type { CapturedToolCall } from './capture-tool.ts';
@@ -97,7 +97,7 @@ export interface ReplayInput {
 export interface ReplayOptions extends RunOptions {
   /** Expectations as `--expect` takes them: `returned`, `rejected:-32602`, or `v1/*=rejected`. */
   readonly expect?: readonly string[];
-  /** The client lines to replay through, as `--clients` (default: every line). */
+  /** The client lines to replay through, as `--clients` (default: every line whose packages are installed). */
   readonly clients?: readonly ClientLine[];
 }
 
@@ -109,7 +109,7 @@ export async function replay(input: ReplayInput, options: ReplayOptions = {}): P
   const result = ToolResultSchema.safeParse(input.result);
   if (!result.success) throw new InputError(`replay: result: ${result.error.issues[0]?.path.join('.') || '(top level)'}: ${result.error.issues[0]?.message}`);
   const capture: Capture = { shape: slug(name), tool: tool.data, result: result.data };
-  const lines = parseClientLines(options.clients ?? CLIENT_LINES, 'replay: clients');
+  const lines = parseClientLines(options.clients ?? installedClientLines().lines, 'replay: clients');
   return run(replayMatrix(capture, name, (options.expect ?? []).map(parseExpectRule), lines), options);
 }
 

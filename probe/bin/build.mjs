@@ -77,6 +77,13 @@ const LIBRARY_AS_SIBLING = {
  * Bundled code that inlines CommonJS packages (ajv, ...) calls `require` for Node's built-ins, which an ES
  * module does not have: each bundle that inlines packages gets one.
  */
+/**
+ * The ecosystem client lines' packages (probe/clients/packages.ts LINE_PINS) stay external everywhere: they
+ * are optional peers of an installed probe, so the user's install decides whether a line runs (and which
+ * exact version ran is read from it), and the shipped bundles do not carry LangChain.
+ */
+const ECOSYSTEM_PACKAGES = ['@ai-sdk/*', '@langchain/*'];
+
 const REQUIRE_BANNER = "import { createRequire as __probeCreateRequire } from 'node:module'; const require = __probeCreateRequire(import.meta.url);";
 
 export async function buildCli(stamp = sourceStamp()) {
@@ -105,14 +112,14 @@ export async function buildCli(stamp = sourceStamp()) {
           'case-worker': join(PROJECT_ROOT, 'probe', 'engine', 'case-worker.ts'),
           'fixture-stdio': join(PROJECT_ROOT, 'probe', 'fixtures', 'stdio-child.ts'),
         },
-        external: ['esbuild'],
+        external: ['esbuild', ...ECOSYSTEM_PACKAGES],
         banner: { js: REQUIRE_BANNER },
       }),
       // The command's thread: its libraries inlined; the SDKs stay external (loaded only by in-process runs).
       build({
         ...common,
         entryPoints: { cli: join(PROJECT_ROOT, 'probe', 'commands', 'main.ts') },
-        external: ['esbuild', '@modelcontextprotocol/*'],
+        external: ['esbuild', '@modelcontextprotocol/*', ...ECOSYSTEM_PACKAGES],
         banner: { js: REQUIRE_BANNER },
       }),
     ]);

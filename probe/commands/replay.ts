@@ -7,8 +7,7 @@ import { parseExpectRule } from '../core/expect-spec.ts';
 import { replayMatrix } from '../../scenarios/replay.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
 import { caseMatcher, parseClientLines, selectScenarios } from '../core/select.ts';
-import { CLIENT_LINES } from '../core/domain.ts';
-import { runMatrix } from '../engine/run.ts';
+import { installedClientLines, runMatrix } from '../engine/run.ts';
 import { displayPath, paintFor, RESULTS_DIR, type CliIo } from './io.ts';
 import { checkEmitOutputs, defaultJsonPathFor, emit, guardedPaths, parseFormat } from './report.ts';
 import { checkReproRequest, reproFiles } from './repro.ts';
@@ -33,7 +32,11 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
   checkEmitOutputs(format, out, defaultJsonPathFor(DEFAULT_REPLAY_OUT, io), guardedPaths([{ path, what: 'replay capture' }]));
   const capture = readCapture(path, displayPath(path, io.cwd));
   const rules = options.expect.map(parseExpectRule);
-  const lines = options.clients === undefined ? CLIENT_LINES : parseClientLines(options.clients, '--clients');
+  // Every line this install can run by default; an ecosystem line whose optional packages are missing is
+  // named on stderr rather than failing the replay (the SDK lines are always there).
+  const installed = options.clients === undefined ? installedClientLines() : undefined;
+  for (const { line, install } of installed?.left ?? []) io.stderr(`note: the ${line} client line is left out: its packages are not installed (npm install --save-dev ${install})\n`);
+  const lines = installed ? installed.lines : parseClientLines(options.clients!, '--clients');
   const matrix = replayMatrix(capture, basename(path), rules, lines);
   for (const rule of rules) {
     if (rule.pattern !== undefined && !matrix.scenarios.some((s) => caseMatcher(rule.pattern!)(s.id))) {

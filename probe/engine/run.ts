@@ -5,7 +5,8 @@
 // headers of matrices that ran on their own into one report's.
 import { adapters, type ClientUnderTest } from '../clients/index.ts';
 import type { CaseRecord, ClientLine, Environment, Finding, Matrix, ResultFile, ResultHeader, Scenario } from '../core/domain.ts';
-import { RESULT_SCHEMA_VERSION } from '../core/domain.ts';
+import { CLIENT_LINES, RESULT_SCHEMA_VERSION } from '../core/domain.ts';
+import { InputError } from '../core/errors.ts';
 import type { ServerSource } from '../core/fixture.ts';
 import { clientPackageOf } from '../core/release.ts';
 import { LINE_PINS } from '../clients/packages.ts';
@@ -60,7 +61,8 @@ export function environmentFor(scenarios: readonly Scenario[], base: Environment
       return pins.map(([name]) => readInstalledPackage(name));
     } catch {
       const wanted = pins.map(([name, version]) => `${name}@${version}`).join(' ');
-      throw new Error(`the ${line} client line needs ${wanted}: npm install --save-dev ${wanted}`);
+      // Not a fault of the run: this install lacks the line's optional packages (exit 2, one line).
+      throw new InputError(`the ${line} client line needs ${wanted}: npm install --save-dev ${wanted}`);
     }
   });
   const sorted = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
@@ -69,6 +71,30 @@ export function environmentFor(scenarios: readonly Scenario[], base: Environment
     packages: sorted({ ...base.packages, ...Object.fromEntries(found.map((p) => [p.name, p.version])) }),
     integrity: sorted({ ...base.integrity, ...installedIntegrity(found) }),
   };
+}
+
+/**
+ * The client lines this install can run: the SDK lines (the probe's own dependencies) and each ecosystem
+ * line whose pinned packages are installed (they are optional peers of an installed probe). `left` names
+ * the others, with what to install, so a default "every line" says what it left out instead of failing.
+ */
+export function installedClientLines(): { lines: ClientLine[]; left: { line: ClientLine; install: string }[] } {
+  const lines: ClientLine[] = [];
+  const left: { line: ClientLine; install: string }[] = [];
+  for (const line of CLIENT_LINES) {
+    const pins: Record<string, string> = Object.hasOwn(LINE_PINS, line) ? LINE_PINS[line as keyof typeof LINE_PINS] : {};
+    const missing = Object.keys(pins).filter((name) => {
+      try {
+        readInstalledPackage(name);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    if (missing.length === 0) lines.push(line);
+    else left.push({ line, install: Object.entries(pins).map(([name, version]) => `${name}@${version}`).join(' ') });
+  }
+  return { lines, left };
 }
 
 /** Observes and judges each scenario, in order, in this thread (the pool's workers run cases this way). */

@@ -162,9 +162,19 @@ describe('the packed package, installed read-only', () => {
   it('replays a capture copied out of the package, writing replay-latest.json to the working folder', async () => {
     copyFileSync(join(installed, 'scenarios', 'captures', 'error-with-structured-content.json'), join(project, 'capture.json'));
     const replay = await run(bin(), ['replay', 'capture.json'], project);
-    expect(replay.stderr).toBe('');
+    // The ecosystem lines' packages are optional peers, not installed here: replay names them and runs the rest.
+    expect(replay.stderr).toBe(
+      'note: the ai-sdk client line is left out: its packages are not installed (npm install --save-dev @ai-sdk/mcp@2.0.99)\n' +
+        'note: the langchain client line is left out: its packages are not installed (npm install --save-dev @langchain/mcp-adapters@1.1.4 @langchain/core@1.4.0 @langchain/langgraph@1.7.3)\n',
+    );
     expect(replay.code).toBe(0);
     expect(existsSync(join(project, 'mcp-sdk-probe-results', 'replay-latest.json'))).toBe(true);
+  });
+
+  it('--matrix ecosystem without its optional peers installed: one line naming what to install, exit 2', async () => {
+    const ecosystem = await run(bin(), ['--matrix', 'ecosystem'], project);
+    expect(ecosystem.code).toBe(2);
+    expect(ecosystem.stderr).toMatch(/^mcp-sdk-probe: the ai-sdk client line needs @ai-sdk\/mcp@2\.0\.99: npm install --save-dev @ai-sdk\/mcp@2\.0\.99\n$/);
   });
 
   it('--help and --version exit 0', async () => {
