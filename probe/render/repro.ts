@@ -390,11 +390,17 @@ function describeSetup(scenario: Scenario, record: CaseRecord): string {
   return `${record.clientPackage} client, ${scenario.discovery} discovery, server: ${who}, ${via}`;
 }
 
+/** The repro's limit for a call the probe saw settle (returned, rejected, crashed). */
+const SETTLED_LIMIT_MS = 10_000;
+
 function script(input: ReproInput): string {
   const { scenario, record } = input;
   const parts: Parts = { imports: ["import { isDeepStrictEqual } from 'node:util';"], constants: [], server: [], discovery: [] };
   const expected = printedObservation(record.observed);
-  const limitMs = record.observed.outcome === 'timeout' ? record.observed.afterMs : input.timeoutMs;
+  // A case the probe saw settle gets a generous limit: only a client that no longer settles should print
+  // "timeout", not a loaded machine (a client's own 150 ms request timeout raced a 500 ms limit there).
+  const settled = record.observed.outcome !== 'timeout';
+  const limitMs = record.observed.outcome === 'timeout' ? record.observed.afterMs : Math.max(input.timeoutMs, SETTLED_LIMIT_MS);
   parts.constants.push('// The tool as tools/list returns it.', `const TOOL = ${json(scenario.tool)};`);
   const serverFunction = scenario.server.kind === 'v2-handler' ? [] : scenario.server.kind === 'helper' ? helperServer(scenario, parts) : lowLevelServer(scenario, parts);
   const stdio = scenario.transport === 'stdio';
@@ -415,7 +421,9 @@ function script(input: ReproInput): string {
     '// What the probe recorded. Reproduced = same outcome; for returned, the same isError and structuredContent',
     '// (absence included); for rejected or crashed, the same error name and code (message wording varies).',
     `const EXPECTED = ${json(expected)};`,
-    `// The probe's time limit: a call still unanswered after it is outcome "timeout". Connecting and listing`,
+    settled
+      ? `// The probe saw this call settle; a call still unanswered after this limit is outcome "timeout" (the probe's own limit was ${input.timeoutMs} ms). Connecting and listing`
+      : `// The probe's time limit: a call still unanswered after it is outcome "timeout". Connecting and listing`,
     '// get a generous limit of their own, so a slow first start of Node and the SDK does not count.',
     `const LIMIT_MS = ${limitMs};`,
     `const SETUP_LIMIT_MS = ${Math.max(limitMs, 30_000)};`,
