@@ -3,11 +3,13 @@
 // own help and parsers, for every value of the job matrix), and the gate merges exactly the shard files
 // the sweep jobs wrote. Nothing runs a sweep here.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { chosenMatrices } from '../probe/commands/audit.ts';
-import { sweepRequests } from '../probe/commands/sweep.ts';
+import { defaultBaselineFor, sweepRequests } from '../probe/commands/sweep.ts';
+import { readJsonFile } from '../probe/io/json-files.ts';
+import { SweepBaselineSchema } from '../probe/sweep/gates.ts';
 import { parseReleaseSpec } from '../probe/releases/spec.ts';
 import { parseShard } from '../probe/sweep/shard.ts';
 import { ROOT } from './helpers/cli.ts';
@@ -153,6 +155,30 @@ describe('the nightly workflow', () => {
     // The upload paths are the files the merge steps write.
     expect(String(html?.with?.path)).toContain('sweep-${{ matrix.side }}.html');
     expect(markdown?.with?.path).toBe('sweep-${{ matrix.side }}.md');
+  });
+
+  it('gates each side on a committed baseline of --matrix all and that side, inside the ranges it sweeps', async () => {
+    for (const combo of combinations(workflow.jobs.sweep!.strategy!.matrix).filter((c) => c.shard === '1')) {
+      const side = combo.side as 'client' | 'server';
+      const [command] = workflow.jobs.sweep!.steps.filter((step) => applies(step, combo)).flatMap((step) => probeCommands(step, combo));
+      const { flags } = await checkCommand(command!);
+      // The merge reads the matrix's default baseline of the side (no --baseline in the gate job): it must be
+      // committed (read from the checkout: the tests' RESULTS_DIR is a scratch copy).
+      const file = join(ROOT, 'results', basename(defaultBaselineFor(String(flags.get('--matrix')), side)));
+      const baseline = readJsonFile(file, SweepBaselineSchema, 'sweep baseline');
+      expect(baseline).toMatchObject({ matrix: 'all', side });
+      expect(baseline.releases.length).toBeGreaterThan(0);
+      // Every recorded release is one the nightly sweeps (its line's flag, at or after the range's start).
+      for (const { release } of baseline.releases) {
+        const match = /^(?:server-)?(v[12])@(\d+)\.(\d+)\.(\d+)$/.exec(release);
+        expect(match, release).not.toBeNull();
+        const flag = `--${side === 'server' ? 'server-' : ''}${match![1]}`;
+        const from = String(flags.get(flag)).replace(/\.\.latest$/, '').split('.').map(Number);
+        const version = match!.slice(2).map(Number);
+        expect(flags.has(flag), `${release}: ${flag} is not swept`).toBe(true);
+        expect(version[0]! * 1e6 + version[1]! * 1e3 + version[2]! >= from[0]! * 1e6 + from[1]! * 1e3 + from[2]!, `${release} is before ${flags.get(flag)}`).toBe(true);
+      }
+    }
   });
 
   it('the checks catch a flag the CLI does not have', async () => {

@@ -15,7 +15,7 @@ import { InputError } from '../core/errors.ts';
 import type { LoadableRelease } from '../releases/cache.ts';
 import { releaseRequests, resolveReleases, serverReleaseRequests, type ReleaseRequest } from '../releases/resolve.ts';
 import { SERVER_PACKAGES, type Side } from '../core/release.ts';
-import { leftOutOfServerSweep, scenariosFor } from '../sweep/side.ts';
+import { leftOutOfClientSweep, leftOutOfServerSweep, scenariosFor } from '../sweep/side.ts';
 import { renderSweepReport } from '../render/sweep.ts';
 import { readJsonFile, readRecordedResult } from '../io/json-files.ts';
 import { checkOutputPath, makeFolder, writeFileAtomic } from '../io/files.ts';
@@ -194,6 +194,19 @@ function serverSweepCases(matrix: Matrix, requests: readonly ReleaseRequest[]): 
   return leftOutOfServerSweep(matrix.scenarios, requests.map((r) => r.line));
 }
 
+/**
+ * A client sweep runs each swept line's cases; the ecosystem lines' cases (ai-sdk, langchain: other
+ * packages, pinned) run in no release and are left out and said so. A sweep whose selection leaves no case
+ * of a swept line would run nothing: a usage error, not an empty pass.
+ */
+function clientSweepCases(matrix: Matrix, requests: readonly ReleaseRequest[]): SweepResult['leftOut'] {
+  if (requests.every((request) => !matrix.scenarios.some((s) => s.client === request.line))) {
+    throw new InputError(`${requests.map((r) => r.flag).join('/')}: no selected case of matrix ${matrix.name} runs on the ${requests.map((r) => r.line).join('/')} client; the ecosystem lines (ai-sdk, langchain) are not swept`);
+  }
+  const leftOut = leftOutOfClientSweep(matrix.scenarios);
+  return leftOut.length > 0 ? leftOut : undefined;
+}
+
 /** No baseline file is a state (nothing recorded yet), not an error; a file that is there must be valid. */
 function readBaseline(path: string, matrix: string, side: Side): SweepBaseline | undefined {
   const baseline = existsSync(path) ? readJsonFile(path, SweepBaselineSchema, 'sweep baseline') : undefined;
@@ -356,7 +369,7 @@ async function sweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
   const workerUrl = pathToFileURL(join(PROJECT_ROOT, 'dist', 'sweep-worker.mjs'));
   startSweepWorkersEarly(workerUrl, options.jobs ?? availableParallelism());
   const { matrix, builtInIds, subset } = await sweptMatrix(options, io);
-  const leftOut = side === 'server' ? serverSweepCases(matrix, requests) : undefined;
+  const leftOut = side === 'server' ? serverSweepCases(matrix, requests) : clientSweepCases(matrix, requests);
   const paths = reportPaths(options, format, matrix.name, io, side);
   checkReportOutputs(paths, options);
   // Each finished release is journalled beside the result JSON, which is only ever replaced whole.

@@ -90,9 +90,10 @@ export function describePinnedSide(result: SweepResult): string {
 const LEFT_OUT_WORDING = {
   'other-package': 'their fixture comes from a server package this sweep does not vary',
   'stdio-child': 'the stdio fixture is a separate bundled process that always runs the pinned server',
+  'not-an-sdk-client': 'their client is an ecosystem line (ai-sdk, langchain), not an SDK client release; the pinned ones run in audit and replay',
 } as const satisfies Record<NonNullable<SweepResult['leftOut']>[number]['reason'], string>;
 
-/** One line per reason a server sweep left cases out (never silently). */
+/** One line per reason a sweep left cases out (never silently). */
 export function describeLeftOut(result: SweepResult): string[] {
   return (result.leftOut ?? []).map(
     (group) => `${group.caseIds.length} case${group.caseIds.length === 1 ? '' : 's'} of the matrix not run: ${LEFT_OUT_WORDING[group.reason]} (${group.caseIds[0]}${group.caseIds.length > 1 ? ', …' : ''})`,

@@ -136,10 +136,11 @@ export const SweepResultSchema = z
       .strict(),
     changePoints: z.array(ChangePointSchema),
     /**
-     * A server sweep only: the matrix's cases no swept server package serves (another package's fixture,
-     * or the stdio child, which is a bundled process of the pinned server), so they did not run.
+     * The matrix's cases no swept release runs, by reason. A server sweep: those no swept server package
+     * serves (another package's fixture, or the stdio child, which is a bundled process of the pinned
+     * server). A client sweep: those of the ecosystem's client lines (not SDK releases); absent when none.
      */
-    leftOut: z.array(z.object({ reason: z.enum(['other-package', 'stdio-child']), caseIds: z.array(z.string()) }).strict()).optional(),
+    leftOut: z.array(z.object({ reason: z.enum(['other-package', 'stdio-child', 'not-an-sdk-client']), caseIds: z.array(z.string()) }).strict()).optional(),
     releases: z.array(ReleaseRunSchema),
   })
   .strict();

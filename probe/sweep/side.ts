@@ -1,7 +1,7 @@
 // What differs when a sweep varies the server package instead of the client (`--server-v1`/`--server-v2`):
 // which cases a release runs, which are left out and why, and the behaviour compared between releases,
 // which then includes what the server put on the wire.
-import type { SdkLine, Scenario } from '../core/domain.ts';
+import { SDK_LINES, type SdkLine, type Scenario } from '../core/domain.ts';
 import { serverSweepExclusion, type ServerSweepExclusion } from '../core/fixture.ts';
 import type { ReleaseIdentity } from '../core/release.ts';
 import type { SweepResult } from './model.ts';
@@ -28,4 +28,16 @@ export function leftOutOfServerSweep(scenarios: readonly Scenario[], lines: read
     byReason.set(reason, [...(byReason.get(reason) ?? []), scenario.id]);
   }
   return (['other-package', 'stdio-child'] as const).filter((r) => byReason.has(r)).map((reason) => ({ reason, caseIds: byReason.get(reason)! }));
+}
+
+/**
+ * The cases no client release of a client sweep runs: those of the ecosystem's client lines (`ai-sdk`,
+ * `langchain`, issue #12). A client sweep varies the SDK's client packages; those lines are other packages,
+ * pinned, with no releases of the SDK to sweep, so their cases would otherwise vanish from the sweep
+ * without a word. Empty when the matrix has none (the audit, extended).
+ */
+export function leftOutOfClientSweep(scenarios: readonly Scenario[]): LeftOut[] {
+  const sdkLines: readonly string[] = SDK_LINES;
+  const caseIds = scenarios.filter((s) => !sdkLines.includes(s.client)).map((s) => s.id);
+  return caseIds.length > 0 ? [{ reason: 'not-an-sdk-client', caseIds }] : [];
 }

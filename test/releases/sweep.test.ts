@@ -81,6 +81,35 @@ describe('sweep over real releases', () => {
 
   // Server sweeps (--server-v1): the clients stay pinned and the SDK's server varies. Both change points
   // were found by sweeping (results/sweep-baseline-server-all.json) and narrowed to the two releases around them.
+  it('names the client release of an extended-matrix sweep that compiles outputSchemas at discovery (1.21.0)', async () => {
+    const run = await runCli(['sweep', '--matrix', 'extended', '--v1', '1.20.2..1.21.0', '--case', 'v1/warm/schema-*', '--case', 'v1/warm/v2-mcp-server-error-off-schema', '--out', join(dir, 'extended.json'), '--baseline', join(dir, 'none.json')]);
+    expect(run.stderr).not.toMatch(/mcp-sdk-probe: /);
+    expect(run.code).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(readFileSync(join(dir, 'extended.json'), 'utf8')));
+    expect(result.matrix.name).toBe('extended');
+    expect(result.plan).toEqual(['v1@1.20.2', 'v1@1.21.0']);
+    // Observed (sweep --matrix extended --v1 1.20.2..1.21.0, and the client `all` baseline): 1.20.2's
+    // Client.cacheToolOutputSchemas compiled each outputSchema with Ajv inside a try/catch that ignored a
+    // schema it could not compile (the tool then went unvalidated); 1.21.0's goes through the new
+    // jsonSchemaValidator without the catch, so listTools throws for an invalid `pattern` (SyntaxError) or an
+    // unresolvable `$ref` (MissingRefError): the case crashes at discovery. The v2 McpServer's isError
+    // result with off-schema structuredContent was returned by 1.20.2 and is rejected -32602 by 1.21.0's
+    // output-schema check (its schema, unvalidated before, is now applied). The other schema-* cases did not change.
+    expect(result.changePoints.map((p) => [p.caseId, p.through, p.from, describeBehaviour(p.before), describeBehaviour(p.after), p.after.name ?? null])).toEqual([
+      ['v1/warm/schema-bad-pattern', '1.20.2', '1.21.0', 'returned', 'crashed (discover)', 'SyntaxError'],
+      ['v1/warm/schema-unresolvable-ref', '1.20.2', '1.21.0', 'returned', 'crashed (discover)', 'MissingRefError'],
+      ['v1/warm/v2-mcp-server-error-off-schema', '1.20.2', '1.21.0', 'returned isError', 'rejected -32602', 'McpError'],
+    ]);
+    // The terminal table names them too.
+    expect(run.stdout).toContain('sweep of matrix extended');
+    expect(run.stdout).toMatch(/case\s+1\.20\.2\s+1\.21\.0\n/);
+    expect(run.stdout).toMatch(/v1\/warm\/schema-bad-pattern\s+returned\s+crashed \(discover\)\n/);
+    expect(run.stdout).toContain('v1/warm/schema-bad-pattern: returned ≤ 1.20.2 → crashed (discover) from 1.21.0');
+    expect(run.stdout).toContain('v1/warm/schema-unresolvable-ref: returned ≤ 1.20.2 → crashed (discover) from 1.21.0');
+    expect(run.stdout).toContain('v1/warm/v2-mcp-server-error-off-schema: returned isError ≤ 1.20.2 → rejected -32602 from 1.21.0');
+    expect(run.stdout).toMatch(/2 releases swept, 0 did not run, 3 change points/);
+  });
+
   it('names the server release that changed the wire: the low-level Server checks results from 1.24.0', async () => {
     const run = await runCli(['sweep', '--matrix', 'extended', '--server-v1', '1.23.1..1.24.0', '--case', 'v1/warm/wrapped-success-structured-null', '--out', join(dir, 'server-ll.json'), '--baseline', join(dir, 'none.json')]);
     expect(run.stderr).not.toMatch(/mcp-sdk-probe: /);
