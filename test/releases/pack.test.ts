@@ -140,6 +140,12 @@ it('claims every client line returns the unknown-city error', async () => {
 
 const bin = () => join(project, 'node_modules', '.bin', 'mcp-sdk-probe');
 
+// replay's default is every client line; the ecosystem lines' packages are optional peers, not installed
+// in this consumer, so replay names them on stderr and runs the SDK lines.
+const PEERS_LEFT_OUT =
+  'note: the ai-sdk client line is left out: its packages are not installed (npm install --save-dev @ai-sdk/mcp@2.0.99)\n' +
+  'note: the langchain client line is left out: its packages are not installed (npm install --save-dev @langchain/mcp-adapters@1.1.4 @langchain/core@1.4.0 @langchain/langgraph@1.7.3)\n';
+
 describe('the packed package, installed read-only', () => {
   it('ships dist/ prebuilt, the recorded results, scenarios and licence, and no TypeScript sources to rebuild from', () => {
     const files = before.map((line) => line.split(' ')[0]!);
@@ -163,10 +169,7 @@ describe('the packed package, installed read-only', () => {
     copyFileSync(join(installed, 'scenarios', 'captures', 'error-with-structured-content.json'), join(project, 'capture.json'));
     const replay = await run(bin(), ['replay', 'capture.json'], project);
     // The ecosystem lines' packages are optional peers, not installed here: replay names them and runs the rest.
-    expect(replay.stderr).toBe(
-      'note: the ai-sdk client line is left out: its packages are not installed (npm install --save-dev @ai-sdk/mcp@2.0.99)\n' +
-        'note: the langchain client line is left out: its packages are not installed (npm install --save-dev @langchain/mcp-adapters@1.1.4 @langchain/core@1.4.0 @langchain/langgraph@1.7.3)\n',
-    );
+    expect(replay.stderr).toBe(PEERS_LEFT_OUT);
     expect(replay.code).toBe(0);
     expect(existsSync(join(project, 'mcp-sdk-probe-results', 'replay-latest.json'))).toBe(true);
   });
@@ -231,7 +234,7 @@ describe('the packed package, installed read-only', () => {
     expect(suite.stdout).toMatch(/Tests +2 passed \(2\)/);
     // What the suite captured over stdio replays from the installed command with the same outcomes.
     const replay = await run(bin(), ['replay', 'unknown-city.json', '--expect', 'rejected:-32602', '--expect', 'v2/*=returned', '--expect', '*/cold=returned'], project);
-    expect(replay.stderr).toBe('');
+    expect(replay.stderr).toBe(PEERS_LEFT_OUT);
     expect(replay.code).toBe(0);
     expect(replay.stdout.trimEnd().split('\n').at(-1)).toBe('4 passed, 0 failed');
   });
