@@ -183,7 +183,7 @@ describe('allowed combinations', () => {
   it.each([
     [{ v1: '1.32.2', serverV1: '1.32.2' }, '--v1 and --server-v1: a sweep varies one side of the wire (clients or servers); run two sweeps, each has its own baseline'],
     [{ v1: '1.32.2', v2: '2.4.0', serverV2: '2.4.0' }, '--v1/--v2 and --server-v2: a sweep varies one side'],
-    [{}, 'sweep needs --v1 and/or --v2 (for example --v1 1.10.0..latest), or --server-v1 and/or --server-v2 for server releases'],
+    [{}, 'sweep needs --v1, --v2 and/or --ai-sdk (for example --v1 1.10.0..latest), or --server-v1 and/or --server-v2 for server releases'],
   ])('refuses %j', (flags, message) => {
     expect(() => sweepRequests(flags)).toThrow(message);
   });

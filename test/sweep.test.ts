@@ -183,7 +183,7 @@ describe('sweep without the registry', () => {
     [['--v1', '1.19.0'], /--v1 1\.19\.0: @modelcontextprotocol\/sdk has no published release 1\.19\.0; nearest: 1\.18\.1, 1\.18\.2, 1\.19\.1, 1\.20\.0/],
     [['sweep', '--v2', '2.5.0..latest'], /--v2 2\.5\.0\.\.latest: the range runs backwards|no published release in that range/],
     [['--v1', '1.10.0..1.11.0'], /names 4 releases; the audit runs one per line \(use the sweep command for ranges\)/],
-    [['sweep'], /sweep needs --v1 and\/or --v2/],
+    [['sweep'], /sweep needs --v1, --v2 and\/or --ai-sdk/],
     [['sweep', '--v1', 'latest', '--json', '--ndjson'], /--json and --ndjson both print to stdout/],
     [['sweep', '--v1', 'latest', '--shard', '3/2'], /--shard 3\/2: expected i\/n/],
     [['sweep', '--v1', './no-such-folder'], /--v1 .*no-such-folder: no such file or folder/],

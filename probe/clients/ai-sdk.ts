@@ -42,7 +42,8 @@ async function transportFor(endpoint: ClientEndpoint): Promise<Parameters<AiSdkM
   }
 }
 
-function createAiSdkAdapter(mcp: AiSdkMcp): ClientAdapter {
+/** The ai-sdk adapter over a loaded `@ai-sdk/mcp` module (the pinned one, or a swept release's). */
+export function createAiSdkAdapter(mcp: AiSdkMcp): ClientAdapter {
   return {
     ...AI_SDK_LINE,
     async connect(endpoint) {

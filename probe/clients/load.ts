@@ -1,10 +1,10 @@
-// Loading a client release's `Client` class at run time (the sweep's workers, the case pool's workers,
+// Loading a client release's module (an SDK `Client` class, `@ai-sdk/mcp`) at run time (the sweep's workers, the case pool's workers,
 // --v1/--v2) and wrapping it in its line's adapter. What to load is plain data, so it can cross into a
 // worker thread; releases/ decides which release that is and installs it.
 import type { ClientLine } from '../core/domain.ts';
 import { clientPackageOf } from '../core/release.ts';
 import type { ClientUnderTest } from './adapter.ts';
-import { adapters, clientClassOf, createAdapter } from './index.ts';
+import { adapterFromModule, adapters } from './index.ts';
 
 /** Where a release's client module is: `loaderUrl: null` is the project's own pinned install. */
 export interface ClientModuleRef {
@@ -22,7 +22,7 @@ export async function loadClientUnderTest(release: ClientModuleRef): Promise<Cli
   if (release.loaderUrl === null) return { adapter: adapters[release.line], clientPackage };
   const { load } = (await import(release.loaderUrl)) as { load: (specifier: string) => Promise<unknown> };
   const module = await load(release.specifier);
-  const create = (createAdapter as Partial<Record<ClientLine, (typeof createAdapter)[keyof typeof createAdapter]>>)[release.line];
+  const create = (adapterFromModule as Partial<Record<ClientLine, (typeof adapterFromModule)[keyof typeof adapterFromModule]>>)[release.line];
   if (!create) throw new TypeError(`the ${release.line} line loads only its pinned package`);
-  return { adapter: create(clientClassOf(module, clientPackage)), clientPackage };
+  return { adapter: create(module, clientPackage), clientPackage };
 }

@@ -95,6 +95,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .description('run a matrix (the audit by default) against every release in the given ranges and report where behaviour changed')
     .option('--v1 <releases>', '@modelcontextprotocol/sdk releases: 1.10.0..latest, ^1.20, latest, 1.33.0, a .tgz or a folder')
     .option('--v2 <releases>', '@modelcontextprotocol/client releases, as for --v1')
+    .option('--ai-sdk <releases>', '@ai-sdk/mcp releases, as for --v1, running the ai-sdk cases (with --matrix ecosystem)')
     .option('--server-v1 <releases>', 'a server sweep: @modelcontextprotocol/sdk releases as the fixtures\' server (low-level Server, McpServer), with the pinned clients; not with --v1/--v2')
     .option('--server-v2 <releases>', 'a server sweep: @modelcontextprotocol/server releases (McpServer, createMcpHandler), as for --server-v1')
     .option('--prerelease', 'let ranges include prereleases', false)

@@ -14,13 +14,13 @@ import { captureEnvironment } from '../io/environment.ts';
 import { InputError } from '../core/errors.ts';
 import type { LoadableRelease } from '../releases/cache.ts';
 import { releaseRequests, resolveReleases, serverReleaseRequests, type ReleaseRequest } from '../releases/resolve.ts';
-import { SERVER_PACKAGES, type Side } from '../core/release.ts';
+import { sdkLineOf, SERVER_PACKAGES, type Side } from '../core/release.ts';
 import { leftOutOfClientSweep, leftOutOfServerSweep, scenariosFor } from '../sweep/side.ts';
 import { renderSweepReport } from '../render/sweep.ts';
 import { readJsonFile, readRecordedResult } from '../io/json-files.ts';
 import { checkOutputPath, makeFolder, writeFileAtomic } from '../io/files.ts';
 import { guardedPaths, outputLabel } from './report.ts';
-import type { SdkLine } from '../core/domain.ts';
+import type { ReleaseLine } from '../core/domain.ts';
 import { ndjsonReleaseLines, ndjsonTail, serializeBaseline, serializeSweep, sweepToNdjson } from '../sweep/files.ts';
 import {
   compareNewestWithPinned,
@@ -64,6 +64,8 @@ export interface SweepReportOptions {
 export interface SweepOptions extends SweepReportOptions {
   readonly v1?: string;
   readonly v2?: string;
+  /** `--ai-sdk`: `@ai-sdk/mcp` releases, running the ai-sdk cases (the ecosystem matrix has them). */
+  readonly aiSdk?: string;
   /** A server sweep: these releases of the server packages, against the pinned clients. */
   readonly serverV1?: string;
   readonly serverV2?: string;
@@ -163,8 +165,8 @@ async function sweptMatrix(options: SweepOptions, io: CliIo): Promise<SweptMatri
  * it (nor which baseline it belongs to). Both lines of one side are fine: each line's releases run their
  * own cases, as two tables.
  */
-export function sweepRequests(options: Pick<SweepOptions, 'v1' | 'v2' | 'serverV1' | 'serverV2'>): { requests: ReleaseRequest[]; side: Side } {
-  const client = releaseRequests(options);
+export function sweepRequests(options: Pick<SweepOptions, 'v1' | 'v2' | 'aiSdk' | 'serverV1' | 'serverV2'>): { requests: ReleaseRequest[]; side: Side } {
+  const client = releaseRequests({ v1: options.v1, v2: options.v2, 'ai-sdk': options.aiSdk });
   const server = serverReleaseRequests({ v1: options.serverV1, v2: options.serverV2 });
   if (client.length > 0 && server.length > 0) {
     throw new InputError(
@@ -172,7 +174,7 @@ export function sweepRequests(options: Pick<SweepOptions, 'v1' | 'v2' | 'serverV
     );
   }
   if (client.length === 0 && server.length === 0) {
-    throw new InputError('sweep needs --v1 and/or --v2 (for example --v1 1.10.0..latest), or --server-v1 and/or --server-v2 for server releases');
+    throw new InputError('sweep needs --v1, --v2 and/or --ai-sdk (for example --v1 1.10.0..latest), or --server-v1 and/or --server-v2 for server releases');
   }
   return server.length > 0 ? { requests: server, side: 'server' } : { requests: client, side: 'client' };
 }
@@ -186,12 +188,12 @@ function serverSweepCases(matrix: Matrix, requests: readonly ReleaseRequest[]): 
   for (const request of requests) {
     if (scenariosFor(matrix.scenarios, { side: 'server', line: request.line }).length === 0) {
       throw new InputError(
-        `${request.flag}: no case of matrix ${matrix.name} runs a fixture from ${SERVER_PACKAGES[request.line]} in process; ` +
+        `${request.flag}: no case of matrix ${matrix.name} runs a fixture from ${SERVER_PACKAGES[sdkLineOf(request.line)]} in process; ` +
           `${request.line === 'v2' ? 'the v2 server cases are in --matrix extended (server-side and protocol-era families) or all' : 'choose another --matrix or --case'}`,
       );
     }
   }
-  return leftOutOfServerSweep(matrix.scenarios, requests.map((r) => r.line));
+  return leftOutOfServerSweep(matrix.scenarios, requests.map((r) => sdkLineOf(r.line)));
 }
 
 /**
@@ -200,10 +202,15 @@ function serverSweepCases(matrix: Matrix, requests: readonly ReleaseRequest[]): 
  * of a swept line would run nothing: a usage error, not an empty pass.
  */
 function clientSweepCases(matrix: Matrix, requests: readonly ReleaseRequest[]): SweepResult['leftOut'] {
+  // The ai-sdk cases live in the ecosystem matrix only: --ai-sdk with another matrix would sweep nothing.
+  const aiSdk = requests.find((request) => request.line === 'ai-sdk');
+  if (aiSdk && !matrix.scenarios.some((s) => s.client === 'ai-sdk')) {
+    throw new InputError(`${aiSdk.flag}: no selected case of matrix ${matrix.name} runs on the ai-sdk client; use --matrix ecosystem`);
+  }
   if (requests.every((request) => !matrix.scenarios.some((s) => s.client === request.line))) {
     throw new InputError(`${requests.map((r) => r.flag).join('/')}: no selected case of matrix ${matrix.name} runs on the ${requests.map((r) => r.line).join('/')} client; the ecosystem lines (ai-sdk, langchain) are not swept`);
   }
-  const leftOut = leftOutOfClientSweep(matrix.scenarios);
+  const leftOut = leftOutOfClientSweep(matrix.scenarios, requests.map((r) => r.line));
   return leftOut.length > 0 ? leftOut : undefined;
 }
 
@@ -234,9 +241,9 @@ function readRecordedCases(paths: readonly string[]): ResultFile | undefined {
 }
 
 /** "latest" as the upper end of what was asked for (`latest`, `A..latest`) asks about the newest release. */
-export function gatedLines(request: SweepResult['request']): SdkLine[] {
-  const asked = { v1: request.serverV1 ?? request.v1, v2: request.serverV2 ?? request.v2 };
-  return (['v1', 'v2'] as const).filter((line) => /(^|\.\.)latest$/.test(asked[line]?.trim() ?? ''));
+export function gatedLines(request: SweepResult['request']): ReleaseLine[] {
+  const asked = { v1: request.serverV1 ?? request.v1, v2: request.serverV2 ?? request.v2, 'ai-sdk': request.aiSdk };
+  return (['v1', 'v2', 'ai-sdk'] as const).filter((line) => /(^|\.\.)latest$/.test(asked[line]?.trim() ?? ''));
 }
 
 function progress(io: CliIo) {
@@ -391,6 +398,8 @@ async function sweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
   const request: SweepResult['request'] = {
     v1: options.v1 ?? null,
     v2: options.v2 ?? null,
+    // Only when asked for, so a v1/v2 sweep's result stays as it was.
+    ...(options.aiSdk !== undefined && { aiSdk: options.aiSdk }),
     ...(side === 'server' && { serverV1: options.serverV1 ?? null, serverV2: options.serverV2 ?? null }),
     prerelease: options.prerelease,
   };

@@ -22,6 +22,13 @@ export const CLIENT_LINES = [...SDK_LINES, 'ai-sdk', 'langchain'] as const;
 export const ClientLineSchema = z.enum(CLIENT_LINES);
 /** A client line is one family of client packages driven by one adapter. */
 export type ClientLine = z.infer<typeof ClientLineSchema>;
+/**
+ * The client lines whose other releases a sweep installs and loads (`--v1`, `--v2`, `--ai-sdk`): the SDK's
+ * and `@ai-sdk/mcp`. LangChain's adapters wrap the v1 client, so their releases are not swept (yet).
+ */
+export const RELEASE_LINES = [...SDK_LINES, 'ai-sdk'] as const;
+export const ReleaseLineSchema = z.enum(RELEASE_LINES);
+export type ReleaseLine = z.infer<typeof ReleaseLineSchema>;
 
 /**
  * Whether the client has listed the tool (and so may hold its outputSchema) before calling it.

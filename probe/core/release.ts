@@ -1,7 +1,7 @@
 // A client release as results record it: which line, which package, which version and where it came
 // from, with no absolute paths. One schema; the type is inferred from it.
 import { z } from 'zod';
-import { SdkLineSchema, type SdkLine } from './domain.ts';
+import { ReleaseLineSchema, SDK_LINES, type ReleaseLine, type SdkLine } from './domain.ts';
 
 /** Where a release came from. `pinned` is the project's own install (results/recorded.json). */
 export const ReleaseSourceSchema = z.enum(['pinned', 'registry', 'tarball', 'folder']);
@@ -26,7 +26,8 @@ export const ReleaseIdentitySchema = z
   .object({
     /** Present for a server release (`--server-v1`/`--server-v2`); a client release has none. */
     side: z.literal('server').optional(),
-    line: SdkLineSchema,
+    /** A client release's line (v1, v2, ai-sdk); a server release's is v1 or v2. */
+    line: ReleaseLineSchema,
     packageName: z.string(),
     /** The version in the release's own package.json. */
     version: z.string(),
@@ -38,6 +39,12 @@ export const ReleaseIdentitySchema = z
   })
   .strict();
 export type ReleaseIdentity = z.infer<typeof ReleaseIdentitySchema>;
+
+/** A server release's line: only the SDK lines have server packages (SERVER_PACKAGES). */
+export function sdkLineOf(line: ReleaseLine): SdkLine {
+  if (!(SDK_LINES as readonly string[]).includes(line)) throw new TypeError(`the ${line} line has no server package`);
+  return line as SdkLine;
+}
 
 export function sideOf(release: Pick<ReleaseIdentity, 'side'>): Side {
   return release.side ?? 'client';

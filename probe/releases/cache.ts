@@ -6,12 +6,12 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SdkLine } from '../core/domain.ts';
-import { SERVER_PACKAGES, type ReleaseIdentity, type Side } from '../core/release.ts';
+import type { ReleaseLine } from '../core/domain.ts';
+import { sdkLineOf, SERVER_PACKAGES, type ReleaseIdentity, type Side } from '../core/release.ts';
 import { InputError } from '../core/errors.ts';
 import { makeFolder, writeFileAtomic } from '../io/files.ts';
 import { lockedIntegrity } from '../io/lockfile.ts';
-import { CLIENT_ENTRY, CLIENT_PACKAGES } from '../clients/packages.ts';
+import { CLIENT_ENTRY, CLIENT_PACKAGES, RELEASE_PEERS } from '../clients/packages.ts';
 
 /** A release with where to load it from (absolute; never written into results). */
 export interface LoadableRelease extends ReleaseIdentity {
@@ -31,14 +31,14 @@ export function defaultCacheDir(projectRoot: string, env: Readonly<Record<string
  * its client package (v1: the SDK) shares the client's install; another package gets its own prefix
  * (`server-v2-2.4.0` for @modelcontextprotocol/server).
  */
-export function aliasFor(line: SdkLine, label: string, side: Side = 'client'): string {
-  const prefix = side === 'server' && SERVER_PACKAGES[line] !== CLIENT_PACKAGES[line] ? `server-${line}` : line;
+export function aliasFor(line: ReleaseLine, label: string, side: Side = 'client'): string {
+  const prefix = side === 'server' && SERVER_PACKAGES[sdkLineOf(line)] !== CLIENT_PACKAGES[line] ? `server-${line}` : line;
   return `${prefix}-${label.replace(/[^a-z0-9.+-]/gi, '-').replace('+', '-')}`;
 }
 
 /** The npm package a release of a line and side comes from. */
-export function packageFor(line: SdkLine, side: Side = 'client'): string {
-  return side === 'server' ? SERVER_PACKAGES[line] : CLIENT_PACKAGES[line];
+export function packageFor(line: ReleaseLine, side: Side = 'client'): string {
+  return side === 'server' ? SERVER_PACKAGES[sdkLineOf(line)] : CLIENT_PACKAGES[line];
 }
 
 interface CacheManifest {
@@ -75,7 +75,7 @@ function sha512(path: string): string {
 }
 
 export interface Wanted {
-  readonly line: SdkLine;
+  readonly line: ReleaseLine;
   readonly version: string;
   /** `server`: the line's server package (SERVER_PACKAGES); a client release when absent. */
   readonly side?: Side;
@@ -150,13 +150,21 @@ export class ReleaseCache {
   async install(wanted: readonly Wanted[], onStart?: (count: number) => void): Promise<InstallReport> {
     // A v1 server release is the same install as the v1 client release: one alias, installed once.
     const missing = [...new Map(wanted.filter((w) => !this.has(w)).map((w) => [aliasFor(w.line, w.version, w.side), w])).values()];
-    if (missing.length === 0) return { installed: [] };
-    onStart?.(missing.length);
+    const peers = this.missingPeers(wanted);
+    if (missing.length === 0 && Object.keys(peers).length === 0) return { installed: [] };
+    if (missing.length > 0) onStart?.(missing.length);
     await this.addAndInstall(
-      Object.fromEntries(missing.map((w) => [aliasFor(w.line, w.version, w.side), `npm:${packageFor(w.line, w.side)}@${w.version}`])),
+      { ...peers, ...Object.fromEntries(missing.map((w) => [aliasFor(w.line, w.version, w.side), `npm:${packageFor(w.line, w.side)}@${w.version}`])) },
       missing.map((w) => `${packageFor(w.line, w.side)}@${w.version}`).join(', '),
     );
     return { installed: missing.map((w) => `${w.side === 'server' ? 'server-' : ''}${w.line}@${w.version}`) };
+  }
+
+  /** The peers (RELEASE_PEERS) the wanted client releases need that the cache does not have at their version. */
+  private missingPeers(wanted: readonly Wanted[]): Record<string, string> {
+    const needed: Record<string, string> = {};
+    for (const w of wanted) if (w.side !== 'server') Object.assign(needed, (RELEASE_PEERS as Partial<Record<string, Record<string, string>>>)[w.line]);
+    return Object.fromEntries(Object.entries(needed).filter(([name, version]) => installedVersion(this.aliasDir(name), name) !== version));
   }
 
   published(wanted: Wanted): LoadableRelease {
@@ -184,7 +192,7 @@ export class ReleaseCache {
    * original file) and installed like a release; a folder is used in place through a link, so its own
    * node_modules serve its dependencies, as they would for an SDK maintainer's checkout.
    */
-  async local(line: SdkLine, kind: 'tarball' | 'folder', userPath: string, flag: string): Promise<LoadableRelease> {
+  async local(line: ReleaseLine, kind: 'tarball' | 'folder', userPath: string, flag: string): Promise<LoadableRelease> {
     const packageName = CLIENT_PACKAGES[line];
     if (!existsSync(userPath)) throw new InputError(`${flag} ${userPath}: no such file or folder`);
     const isFile = statSync(userPath).isFile();
@@ -220,7 +228,7 @@ export class ReleaseCache {
 
 /** An unreleased build, labelled by its version and a hash of where it came from. */
 function localRelease(
-  line: SdkLine,
+  line: ReleaseLine,
   version: string,
   hash: string,
   source: 'tarball' | 'folder',

@@ -2,7 +2,7 @@
 // cached version list), install what is missing in one npm invocation, and identify each release.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SDK_LINES, type SdkLine } from '../core/domain.ts';
+import { RELEASE_LINES, SDK_LINES, type ReleaseLine, type SdkLine } from '../core/domain.ts';
 import { readInstalledPackage } from '../io/environment.ts';
 import { checkFolderPath } from '../io/files.ts';
 import { lockedIntegrity } from '../io/lockfile.ts';
@@ -14,7 +14,7 @@ import { publishedVersions } from './registry.ts';
 import { parseReleaseSpec, resolveRegistryQuery, type ReleaseSpec } from './spec.ts';
 
 export interface ReleaseRequest {
-  readonly line: SdkLine;
+  readonly line: ReleaseLine;
   /** `server`: the line's server package (`--server-v1`, `--server-v2`); a client release when absent. */
   readonly side?: Side;
   /** The flag it came from, for messages: `--v1`. */
@@ -22,9 +22,9 @@ export interface ReleaseRequest {
   readonly text: string;
 }
 
-/** The release flags a command was given (`--v1 <text>`, `--v2 <text>`), in line order. */
-export function releaseRequests(flags: Readonly<Partial<Record<SdkLine, string>>>): ReleaseRequest[] {
-  return SDK_LINES.flatMap((line) => {
+/** The release flags a command was given (`--v1 <text>`, `--v2 <text>`, `--ai-sdk <text>`), in line order. */
+export function releaseRequests(flags: Readonly<Partial<Record<ReleaseLine, string>>>): ReleaseRequest[] {
+  return RELEASE_LINES.flatMap((line) => {
     const text = flags[line];
     return text === undefined ? [] : [{ line, flag: `--${line}`, text }];
   });
@@ -48,14 +48,14 @@ export interface ResolveContext {
 
 /** The server release flags of a sweep (`--server-v1 <text>`, `--server-v2 <text>`), in line order. */
 export function serverReleaseRequests(flags: Readonly<Partial<Record<SdkLine, string>>>): ReleaseRequest[] {
-  return releaseRequests(flags).map((request) => ({ ...request, side: 'server', flag: `--server-${request.line}` }));
+  return releaseRequests(Object.fromEntries(SDK_LINES.map((line) => [line, flags[line]]))).map((request) => ({ ...request, side: 'server', flag: `--server-${request.line}` }));
 }
 
 /**
  * The project's own install of a line's client (or, `server`, of its server package): what
  * results/recorded.json was recorded with.
  */
-export function pinnedRelease(line: SdkLine, projectRoot: string, side: Side = 'client'): LoadableRelease {
+export function pinnedRelease(line: ReleaseLine, projectRoot: string, side: Side = 'client'): LoadableRelease {
   const packageName = packageFor(line, side);
   const installed = readInstalledPackage(packageName, join(projectRoot, 'package.json'));
   // No lockfile: the integrity is unknown (null), which the result says.

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ServerSource } from '../core/fixture.ts';
+import { sdkLineOf } from '../core/release.ts';
 import type { LoadableRelease } from './cache.ts';
 
 type ExportTarget = string | { readonly [condition: string]: ExportTarget } | null | undefined;
@@ -28,7 +29,7 @@ export function serverSourceOf(release: LoadableRelease): ServerSource | undefin
   const cacheDir = dirname(fileURLToPath(release.loaderUrl));
   const packageDir = join(cacheDir, 'node_modules', release.specifier);
   return {
-    line: release.line,
+    line: sdkLineOf(release.line),
     label: release.label,
     async module(subpath) {
       try {

@@ -2,7 +2,7 @@
 // release grid coloured by behaviour, runs of identical releases joined into one cell, change points
 // marked and linked to each case's details (the result sent, and what each distinct behaviour observed).
 // Pure: a sweep result in, a string out. Inline CSS, no script, nothing fetched at view time.
-import type { CaseRecord } from '../core/domain.ts';
+import { RELEASE_LINES, type CaseRecord } from '../core/domain.ts';
 import { releaseKey, sideOf, type Side } from '../core/release.ts';
 import { sweepSide } from '../sweep/gates.ts';
 import { behaviourOf, describeBehaviour, type Behaviour, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
@@ -167,7 +167,7 @@ pre{background:#f6f6f6;padding:.5em;overflow-x:auto;max-height:20em}
 
 export function renderSweepHtml(result: SweepResult): string {
   const env = result.environment;
-  const lines = (['v1', 'v2'] as const)
+  const lines = RELEASE_LINES
     .map((line) => result.releases.filter((run) => run.release.line === line))
     .filter((runs) => runs.length > 0)
     .map((runs) => renderLine(result, runs));
@@ -176,6 +176,7 @@ export function renderSweepHtml(result: SweepResult): string {
   const request = [
     asked.v1 !== null && `--v1 ${asked.v1}`,
     asked.v2 !== null && `--v2 ${asked.v2}`,
+    asked.aiSdk !== undefined && `--ai-sdk ${asked.aiSdk}`,
     asked.serverV1 != null && `--server-v1 ${asked.serverV1}`,
     asked.serverV2 != null && `--server-v2 ${asked.serverV2}`,
   ]

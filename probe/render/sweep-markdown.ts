@@ -13,6 +13,7 @@ export function requestFlags(request: SweepResult['request']): string {
   const flags: [string, string | null | undefined][] = [
     ['--v1', request.v1],
     ['--v2', request.v2],
+    ['--ai-sdk', request.aiSdk],
     ['--server-v1', request.serverV1],
     ['--server-v2', request.serverV2],
   ];

@@ -2,6 +2,7 @@
 // then failed releases, change points, the baseline comparison and the newest-vs-pinned gate.
 import { isDeepStrictEqual } from 'node:util';
 import { sweepSide, type BaselineComparison, type BehaviourChange, type PinnedComparison } from '../sweep/gates.ts';
+import { RELEASE_LINES } from '../core/domain.ts';
 import { releaseKey, sideOf } from '../core/release.ts';
 import { behaviourOf, describeBehaviour, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
 import { NO_COLOUR, type Paint } from './terminal.ts';
@@ -115,7 +116,7 @@ export function renderSweepReport(input: SweepReportInput): string {
   ];
   if (result.shard) lines.push(paint.dim(`shard ${result.shard.index}/${result.shard.count} of ${result.plan.length} planned releases`));
   for (const text of describeLeftOut(result)) lines.push(paint.dim(text));
-  for (const line of ['v1', 'v2'] as const) {
+  for (const line of RELEASE_LINES) {
     const runs = result.releases.filter((run) => run.release.line === line);
     if (runs.length === 0) continue;
     lines.push('', paint.bold(describeLineRuns(runs)));

@@ -3,10 +3,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import semver from 'semver';
 import { z } from 'zod';
-import type { SdkLine, ResultFile } from '../core/domain.ts';
+import type { ReleaseLine, ResultFile } from '../core/domain.ts';
 import { exitCode } from '../core/exit-code.ts';
 import { compareReleases } from '../releases/order.ts';
-import { clientPackageOf, parseReleaseKey, releaseKey, SERVER_PACKAGES, SIDES, sideOf, type Side } from '../core/release.ts';
+import { clientPackageOf, parseReleaseKey, releaseKey, sdkLineOf, SERVER_PACKAGES, SIDES, sideOf, type Side } from '../core/release.ts';
 import { BehaviourSchema, behaviourOf, type Behaviour, type ReleaseRun, type SweepResult } from './model.ts';
 
 export const SweepBaselineSchema = z
@@ -107,9 +107,9 @@ export function compareWithBaseline(baseline: SweepBaseline | undefined, result:
 }
 
 export type PinnedComparison =
-  | { readonly line: SdkLine; readonly kind: 'same'; readonly release: string; readonly pinned: string }
-  | { readonly line: SdkLine; readonly kind: 'differs'; readonly release: string; readonly pinned: string; readonly cases: readonly BehaviourChange[] }
-  | { readonly line: SdkLine; readonly kind: 'did-not-run'; readonly release: string; readonly pinned: string };
+  | { readonly line: ReleaseLine; readonly kind: 'same'; readonly release: string; readonly pinned: string }
+  | { readonly line: ReleaseLine; readonly kind: 'differs'; readonly release: string; readonly pinned: string; readonly cases: readonly BehaviourChange[] }
+  | { readonly line: ReleaseLine; readonly kind: 'did-not-run'; readonly release: string; readonly pinned: string };
 
 /**
  * The newest release of each gated line against the pinned client's recorded audit result: "does the
@@ -120,7 +120,7 @@ export type PinnedComparison =
 export function compareNewestWithPinned(
   recorded: ResultFile,
   result: SweepResult,
-  lines: readonly SdkLine[],
+  lines: readonly ReleaseLine[],
   /** The case ids the gate covers (a --case subset, without user scenarios); all when absent. */
   only?: ReadonlySet<string>,
 ): PinnedComparison[] {
@@ -132,12 +132,13 @@ export function compareNewestWithPinned(
     if (!newest) return [];
     const swept = newest.status === 'ran' ? new Set(newest.cases.map((c) => c.id)) : new Set<string>();
     const pinnedCases = recorded.cases.filter((c) => (side === 'server' ? swept.has(c.id) : c.client === line) && covered(c.id));
-    const serverPackage = recorded.environment.packages[SERVER_PACKAGES[line]];
+    const serverPackage = side === 'server' ? SERVER_PACKAGES[sdkLineOf(line)] : '';
+    const serverVersion = recorded.environment.packages[serverPackage];
     const pinned =
       side === 'server'
-        ? serverPackage === undefined
-          ? `${SERVER_PACKAGES[line]} (not in the recorded result)`
-          : clientPackageOf(SERVER_PACKAGES[line], serverPackage)
+        ? serverVersion === undefined
+          ? `${serverPackage} (not in the recorded result)`
+          : clientPackageOf(serverPackage, serverVersion)
         : (pinnedCases[0]?.clientPackage ?? `${line} (not in the recorded result)`);
     const release = releaseKey(newest.release);
     if (newest.status !== 'ran') return [{ line, kind: 'did-not-run', release, pinned }];

@@ -116,6 +116,8 @@ export const SweepResultSchema = z
       .object({
         v1: z.string().nullable(),
         v2: z.string().nullable(),
+        /** `--ai-sdk`: `@ai-sdk/mcp` releases; absent unless asked for (older results have none). */
+        aiSdk: z.string().optional(),
         /** A server sweep's ranges (`--server-v1`, `--server-v2`); absent in a client sweep. */
         serverV1: z.string().nullable().optional(),
         serverV2: z.string().nullable().optional(),

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ResultFileSchema } from '../../probe/core/domain.ts';
-import { describeBehaviour, SweepResultSchema, type SweepResult } from '../../probe/sweep/model.ts';
+import { behaviourOf, describeBehaviour, SweepResultSchema, type SweepResult } from '../../probe/sweep/model.ts';
 import { LAUNCHER, ROOT, runCli } from '../helpers/cli.ts';
 import { UNREACHABLE_REGISTRY } from '../helpers/offline-registry.ts';
 import { expectValidResult } from '../helpers/schema.ts';
@@ -262,4 +262,33 @@ describe('sweep over real releases', () => {
     expect(existsSync(journal)).toBe(false);
     // Installing eight releases into a cache of its own takes minutes on a loaded machine.
   }, 600_000);
+});
+
+// `sweep --ai-sdk` (issue #12): @ai-sdk/mcp releases over the ecosystem matrix's ai-sdk cases. Observed
+// (2026-11-30): every case behaved the same in 2.0.80..2.0.99 (no change point), so this asserts the plan,
+// that every ai-sdk case ran, and that 2.0.98 behaves as the pinned 2.0.99 recorded in
+// results/recorded-ecosystem.json.
+describe('sweep --ai-sdk over real releases', () => {
+  it('installs @ai-sdk/mcp 2.0.98 beside the pinned 2.0.99 and runs every ai-sdk case as the pinned release did', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-ai-sdk-'));
+    const out = join(own, 'ai-sdk.json');
+    const run = await runCli(['sweep', '--matrix', 'ecosystem', '--ai-sdk', '2.0.98..2.0.99', '--out', out, '--baseline', join(own, 'none.json')]);
+    expect(run.stderr).not.toMatch(/mcp-sdk-probe: /);
+    expect(run.code).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(result.plan).toEqual(['ai-sdk@2.0.98', 'ai-sdk@2.0.99']);
+    const [older, pinned] = result.releases;
+    expect(older?.release).toMatchObject({ packageName: '@ai-sdk/mcp', version: '2.0.98', source: 'registry' });
+    expect(older?.release.integrity).toMatch(/^sha512-/);
+    expect(pinned?.release.source).toBe('pinned');
+    const recorded = ResultFileSchema.parse(JSON.parse(readFileSync(join(ROOT, 'results', 'recorded-ecosystem.json'), 'utf8'))).cases.filter((c) => c.client === 'ai-sdk');
+    expect(recorded.length).toBeGreaterThan(0);
+    if (older?.status !== 'ran') throw new Error(`ai-sdk@2.0.98 did not run: ${JSON.stringify(older)}`);
+    expect(older.cases.map((c) => c.id).sort()).toEqual(recorded.map((c) => c.id).sort());
+    expect(older.cases.every((c) => c.clientPackage === '@ai-sdk/mcp@2.0.98')).toBe(true);
+    const behaviours = (cases: readonly { id: string; observed: Parameters<typeof behaviourOf>[0] }[]) => Object.fromEntries(cases.map((c) => [c.id, behaviourOf(c.observed)]));
+    expect(behaviours(older.cases)).toEqual(behaviours(recorded));
+    expect(result.changePoints).toEqual([]);
+    expect(run.stdout).toContain('ai-sdk · @ai-sdk/mcp · 2 releases (2.0.98–2.0.99)');
+  }, 240_000);
 });
