@@ -10,6 +10,7 @@ import { LINE_PINS, RELEASE_PEERS } from '../probe/clients/packages.ts';
 import { gatedLines, sweepRequests } from '../probe/commands/sweep.ts';
 import { MATRICES } from '../probe/commands/audit.ts';
 import { requestFlags } from '../probe/render/sweep-markdown.ts';
+import { describeLeftOut } from '../probe/render/sweep.ts';
 import { leftOutOfClientSweep } from '../probe/sweep/side.ts';
 import { SweepResultSchema } from '../probe/sweep/model.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
@@ -31,6 +32,10 @@ describe('sweep --ai-sdk', () => {
     const leftOut = (swept: Parameters<typeof leftOutOfClientSweep>[1]) => new Set(leftOutOfClientSweep(scenarios, swept).flatMap((g) => g.caseIds.map((id) => id.split('/')[0])));
     expect(leftOut([])).toEqual(new Set(['ai-sdk', 'langchain']));
     expect(leftOut(['ai-sdk'])).toEqual(new Set(['langchain']));
+    // The report names the lines actually left out, never one that ran.
+    const said = (swept: Parameters<typeof leftOutOfClientSweep>[1]) => describeLeftOut({ leftOut: leftOutOfClientSweep(scenarios, swept) });
+    expect(said(['ai-sdk'])).toEqual([expect.stringMatching(/^\d+ cases of the matrix not run: their client is an ecosystem line \(langchain\) this sweep has no releases of; /)]);
+    expect(said(['v1'])).toEqual([expect.stringMatching(/: their client is an ecosystem line \(ai-sdk, langchain\) this sweep/)]);
   });
 
   it('makes an adapter from an @ai-sdk/mcp module and refuses a module without createMCPClient', async () => {

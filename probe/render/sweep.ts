@@ -91,14 +91,17 @@ export function describePinnedSide(result: SweepResult): string {
 const LEFT_OUT_WORDING = {
   'other-package': 'their fixture comes from a server package this sweep does not vary',
   'stdio-child': 'the stdio fixture is a separate bundled process that always runs the pinned server',
-  'not-an-sdk-client': 'their client is an ecosystem line (ai-sdk, langchain), not an SDK client release; the pinned ones run in audit and replay',
-} as const satisfies Record<NonNullable<SweepResult['leftOut']>[number]['reason'], string>;
+  // Names the lines actually left out (a case id starts with its line): an --ai-sdk sweep leaves out langchain only.
+  'not-an-sdk-client': (lines: string) => `their client is an ecosystem line (${lines}) this sweep has no releases of; the pinned ones run in audit and replay`,
+} as const satisfies Record<NonNullable<SweepResult['leftOut']>[number]['reason'], string | ((lines: string) => string)>;
 
 /** One line per reason a sweep left cases out (never silently). */
-export function describeLeftOut(result: SweepResult): string[] {
-  return (result.leftOut ?? []).map(
-    (group) => `${group.caseIds.length} case${group.caseIds.length === 1 ? '' : 's'} of the matrix not run: ${LEFT_OUT_WORDING[group.reason]} (${group.caseIds[0]}${group.caseIds.length > 1 ? ', …' : ''})`,
-  );
+export function describeLeftOut(result: Pick<SweepResult, 'leftOut'>): string[] {
+  return (result.leftOut ?? []).map((group) => {
+    const wording = LEFT_OUT_WORDING[group.reason];
+    const why = typeof wording === 'string' ? wording : wording([...new Set(group.caseIds.map((id) => id.split('/')[0]!))].join(', '));
+    return `${group.caseIds.length} case${group.caseIds.length === 1 ? '' : 's'} of the matrix not run: ${why} (${group.caseIds[0]}${group.caseIds.length > 1 ? ', …' : ''})`;
+  });
 }
 
 /** A table's heading: `v1 · @modelcontextprotocol/client …`, or `server v2 · @modelcontextprotocol/server …` in a server sweep. */
