@@ -11,12 +11,12 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ClientModuleRef } from '../clients/load.ts';
 import { CLIENT_PACKAGES } from '../clients/packages.ts';
-import type { CaseRecord, ClientLine, Environment, Finding, Observation, Scenario, ServerSent, Stage } from '../core/domain.ts';
+import type { CaseRecord, ClientLine, Environment, Finding, Observation, Scenario, ServerSent } from '../core/domain.ts';
 import { givenResult, transportOf } from '../core/fixture.ts';
 import { checksNotFinished } from '../core/lint.ts';
 import { clientPackageOf } from '../core/release.ts';
 import { PROJECT_ROOT } from '../io/project.ts';
-import type { CaseWorkerInput, FromCaseWorker, ToCaseWorker } from './pool-protocol.ts';
+import { BOARD_BYTES, boardRead, type CaseWorkerData, type CaseWorkerInput, type FromCaseWorker, type ToCaseWorker } from './pool-protocol.ts';
 import { recordCase } from './record.ts';
 
 /** The worker module, as bin/build.mjs bundles it. */
@@ -36,6 +36,31 @@ const GRACE_MS = 1000;
  * (`npm run bench -- --only scale`; issue 10: peak memory within 1.2x of a bare loop's).
  */
 const YOUNG_GENERATION_MB = 4;
+
+/**
+ * A case thread bin/launch.mjs started before the command line was parsed (it evaluates the pinned SDKs
+ * while this thread loads), waiting for `configure`; the first thread a run asks for adopts it. launch.mjs
+ * sets the same young generation, checked here so a thread started otherwise is not adopted.
+ */
+interface LaunchThread {
+  readonly worker: Worker;
+  readonly board: SharedArrayBuffer;
+  /** Set by launch.mjs when the thread ends before it is adopted. */
+  readonly exited: boolean;
+}
+const LAUNCH_THREAD = Symbol.for('mcp-sdk-probe.launch-thread');
+
+function takeLaunchThread(): LaunchThread | undefined {
+  const holder = globalThis as { [LAUNCH_THREAD]?: LaunchThread };
+  const launched = holder[LAUNCH_THREAD];
+  delete holder[LAUNCH_THREAD];
+  if (!launched || launched.exited) return undefined;
+  if (launched.worker.resourceLimits?.maxYoungGenerationSizeMb !== YOUNG_GENERATION_MB) {
+    void launched.worker.terminate();
+    return undefined;
+  }
+  return launched;
+}
 
 /** How long a new thread may take to load its clients before the run fails (they load in about 1 s). */
 const LOAD_LIMIT_MS = 120_000;
@@ -73,7 +98,7 @@ export interface PoolOptions {
 
 interface Running {
   readonly index: number;
-  stage: Stage;
+  /** What the server sent, when the thread posted more than a kind (see pool-protocol.ts BOARD). */
   sent: ServerSent | undefined;
   deadline: NodeJS.Timeout;
   cleanup?: NodeJS.Timeout;
@@ -123,14 +148,23 @@ function threadKey(options: Pick<PoolOptions, 'workerUrl' | 'workerData'>, input
 
 /** Each thread's start-up: settles when it has loaded its clients (or could not). */
 const readiness = new WeakMap<Worker, Promise<void>>();
+/** Each thread's status board (pool-protocol.ts). */
+const boards = new WeakMap<Worker, Int32Array>();
 
 function newThread(options: Pick<PoolOptions, 'workerUrl' | 'workerData'>, input: CaseWorkerInput, key: string): Worker {
+  const launched = options.workerUrl === undefined && options.workerData === undefined ? takeLaunchThread() : undefined;
+  const board = launched?.board ?? new SharedArrayBuffer(BOARD_BYTES);
   // The worker drops what a client or server prints in it (case-worker.ts): no output streams to keep
   // open here, so an idle, unref'd thread holds nothing that keeps the process alive.
-  const worker = new Worker(options.workerUrl ?? CASE_WORKER, {
-    workerData: { ...options.workerData, ...input },
-    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-  });
+  const data: CaseWorkerData = { board, input };
+  const worker =
+    launched?.worker ??
+    new Worker(options.workerUrl ?? CASE_WORKER, {
+      workerData: { ...options.workerData, ...data },
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
+  boards.set(worker, new Int32Array(board));
+  if (launched) worker.postMessage({ kind: 'configure', input } satisfies ToCaseWorker);
   const ready = new Promise<void>((resolve, reject) => {
     const settle = (error?: Error) => {
       worker.off('message', first);
@@ -194,9 +228,14 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
   };
   const order = dispatchOrder(scenarios);
   let next = 0;
+  // Cases handed to a thread that was stopped before it started them: run first, on another thread.
+  const handedBack: number[] = [];
+  const take = (): number | undefined => handedBack.shift() ?? (next < order.length ? order[next++] : undefined);
+  const workLeft = () => handedBack.length > 0 || next < order.length;
   let settled = 0;
   const workers = new Set<Worker>();
   const detachers = new Map<Worker, () => void>();
+  const limitOf = (index: number) => scenarios[index]!.timeoutMs ?? options.timeoutMs;
 
   return new Promise((resolve, reject) => {
     let failed = false;
@@ -223,9 +262,13 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
       const key = threadKey(options, input);
       const reused = idle.get(key)?.pop();
       const worker = reused ?? newThread(options, input, key);
+      const board = boards.get(worker)!;
       worker.ref();
       workers.add(worker);
+      // The case the thread is running (as far as this thread knows: since the previous one closed), and
+      // the one handed to it to run next.
       let running: Running | undefined;
+      let queued: number | undefined;
       let stopped = false;
       // A thread that never loaded is not replaced: its start-up failure fails the run (see `readiness`).
       let loaded = false;
@@ -246,9 +289,12 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
       const stop = () => {
         if (stopped) return;
         if (running) over(running.index);
+        // The queued case never started here: another thread runs it.
+        if (queued !== undefined) handedBack.unshift(queued);
+        queued = undefined;
         detach();
         void worker.terminate();
-        if (loaded && next < scenarios.length && !failed) start();
+        if (loaded && workLeft() && !failed) start();
         finishIfDone();
       };
       /** A healthy thread with nothing left to do: kept for the next run in this process. */
@@ -262,20 +308,38 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         finishIfDone();
       };
 
-      const dispatch = () => {
-        if (failed || next >= scenarios.length) return retire();
-        const index = order[next++]!;
+      const hand = (index: number) => {
+        const message: ToCaseWorker = { kind: 'case', index, scenario: scenarios[index]!, timeoutMs: options.timeoutMs };
+        worker.postMessage(message);
+      };
+      /** The case the thread runs now: its deadline starts (a little after the thread started it, never before). */
+      const begin = (index: number) => {
         const scenario = scenarios[index]!;
-        const limitMs = scenario.timeoutMs ?? options.timeoutMs;
+        const limitMs = limitOf(index);
         const deadline = setTimeout(() => {
           // The case's thread did not report within its limit and the grace: record what is known, stop it.
           const at = running;
-          if (at) settle(index, { outcome: 'timeout', stage: at.stage, afterMs: limitMs, serverSent: at.sent ?? unreported(scenario) }, clientPackage(scenario.client));
+          if (at) {
+            const { stage, sent } = boardRead(board, index);
+            settle(index, { outcome: 'timeout', stage, afterMs: limitMs, serverSent: sentOf(at, sent, scenario) }, clientPackage(scenario.client));
+          }
           stop();
         }, limitMs + GRACE_MS);
-        running = { index, stage: 'connect', sent: undefined, deadline };
-        const message: ToCaseWorker = { index, scenario, timeoutMs: options.timeoutMs };
-        worker.postMessage(message);
+        running = { index, sent: undefined, deadline };
+      };
+      /** Keeps the thread busy: a case running and, while work is left, one queued behind it. */
+      const dispatch = () => {
+        if (failed) return retire();
+        if (!running) {
+          const index = take();
+          if (index === undefined) return retire();
+          hand(index);
+          begin(index);
+        }
+        if (queued === undefined) {
+          queued = take();
+          if (queued !== undefined) hand(queued);
+        }
       };
 
       const onMessage = (message: FromCaseWorker) => {
@@ -284,9 +348,6 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
           case 'ready':
           case 'load-failed':
             return; // start-up: see `readiness`
-          case 'stage':
-            if (running?.index === message.index) running.stage = message.stage;
-            return;
           case 'sent':
             if (running?.index === message.index) running.sent = message.sent;
             return;
@@ -295,17 +356,23 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
             clearTimeout(running.deadline);
             settle(message.index, message.observation, message.clientPackage);
             // Closing the case's client and server is bounded too; a thread that cannot is replaced.
-            running.cleanup = setTimeout(stop, 2 * (scenarios[message.index]!.timeoutMs ?? options.timeoutMs) + GRACE_MS);
+            running.cleanup = setTimeout(stop, 2 * limitOf(message.index) + GRACE_MS);
             return;
           }
-          case 'closed':
+          case 'closed': {
             if (running?.index !== message.index) return;
-            lints[message.index] = message.lint;
-            over(message.index);
             clearTimeout(running.deadline);
             clearTimeout(running.cleanup);
             running = undefined;
-            return dispatch();
+            // The thread has started the queued case already: it runs now, and another is queued behind it.
+            const started = queued;
+            queued = undefined;
+            if (started !== undefined) begin(started);
+            dispatch();
+            lints[message.index] = message.lint;
+            over(message.index);
+            return;
+          }
         }
       };
       const died = (name: string, text: string) => {
@@ -313,7 +380,8 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         const at = running;
         if (at) {
           const scenario = scenarios[at.index]!;
-          settle(at.index, { outcome: 'crashed', stage: at.stage, error: { name, code: null, message: text }, serverSent: at.sent ?? unreported(scenario) }, clientPackage(scenario.client));
+          const { stage, sent } = boardRead(board, at.index);
+          settle(at.index, { outcome: 'crashed', stage, error: { name, code: null, message: text }, serverSent: sentOf(at, sent, scenario) }, clientPackage(scenario.client));
         }
         stop();
       };
@@ -346,4 +414,10 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
     const jobs = options.jobs ?? defaultJobs(scenarios.length, availableParallelism());
     for (let i = 0; i < Math.max(1, Math.min(jobs, scenarios.length)); i++) start();
   });
+}
+
+/** What a stopped thread's case sent: from the board, or the message it posted for more than a kind. */
+function sentOf(running: Running, onBoard: ServerSent | 'posted' | undefined, scenario: Scenario): ServerSent {
+  if (onBoard === 'posted') return running.sent ?? 'unknown';
+  return onBoard ?? unreported(scenario);
 }
