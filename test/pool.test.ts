@@ -5,17 +5,24 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { defineCase } from '../probe/core/define.ts';
 import { ResultFileSchema } from '../probe/core/domain.ts';
-import { CASE_WORKER, dispatchOrder, runCasesInPool } from '../probe/engine/pool.ts';
+import { CASE_WORKER, dispatchOrder, dispatchPlan, runCasesInPool, waitsForLimit } from '../probe/engine/pool.ts';
+import { LAUNCH_THREAD, runsCases, startLaunchThread, YOUNG_GENERATION_MB } from '../probe/bin/case-thread.mjs';
 import { extendedMatrix } from '../scenarios/extended/index.ts';
 import { captureEnvironment } from '../probe/io/environment.ts';
 import { auditShapes, auditTool } from '../scenarios/audit.ts';
 import { runMain } from './helpers/main.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-pool-'));
+/** An environment no earlier run in this file had, so no idle thread of theirs is reused (pool.ts `idle`). */
+const ownEnvironment = (test: string) => {
+  const environment = captureEnvironment();
+  return { ...environment, packages: { ...environment.packages, [`pool-test-${test}`]: '0.0.0' } };
+};
 
 describe('case pool', () => {
   it('records a client stuck in its own outputSchema validator as a timeout at the call, about when the limit ends', async () => {
@@ -113,5 +120,59 @@ describe('case pool', () => {
     expect(kinds.slice(afterHttp).some((kind) => kind === 'stdio' || kind === 'http')).toBe(false);
     // Within each kind, scenario order.
     for (const part of [order.slice(0, firstOther), order.slice(firstOther, afterHttp), order.slice(afterHttp)]) expect(part).toEqual([...part].sort((a, b) => a - b));
+  });
+
+  it('puts the cases that only wait for a limit (the server never answers the call) on a list of their own', () => {
+    const scenarios = extendedMatrix.scenarios;
+    const { waiting, working } = dispatchPlan(scenarios);
+    expect([...waiting, ...working].sort((a, b) => a - b)).toEqual(scenarios.map((_, i) => i));
+    // The extended matrix's faults that wait: never answers (with and without a client limit), malformed, wrong id; both SDK lines.
+    expect(waiting.map((i) => scenarios[i]!.id).sort()).toEqual(
+      ['fault-answer-wrong-id', 'fault-malformed-answer', 'fault-never-answers', 'fault-never-answers-client-timeout'].flatMap((f) => [`v1/warm/${f}`, `v2/warm/${f}`]).sort(),
+    );
+    expect(working.some((i) => waitsForLimit(scenarios[i]!))).toBe(false);
+    // Each list keeps dispatchOrder's order (slow first, then scenario order).
+    const order = dispatchOrder(scenarios);
+    for (const list of [waiting, working]) expect(list).toEqual(order.filter((i) => list.includes(i)));
+  });
+
+  it('adopts the case thread bin/launch.mjs started: the run cases run in it', async () => {
+    const thread = startLaunchThread(fileURLToPath(CASE_WORKER));
+    (globalThis as Record<symbol, unknown>)[LAUNCH_THREAD] = thread;
+    const messages: string[] = [];
+    thread.worker.on('message', (message: { kind: string }) => messages.push(message.kind));
+    const shape = (id: string) => ({ id, title: id, result: auditShapes.conformingSuccess.result });
+    const scenarios = ['a', 'b', 'c'].map((id) => defineCase({ client: 'v1', discovery: 'warm', shape: shape(`launch-${id}`), tool: auditTool, expected: null }));
+    const { records } = await runCasesInPool(scenarios, { jobs: 1, timeoutMs: 5000, environment: ownEnvironment('adopts') });
+    expect(records.map((r) => r.observed.outcome)).toEqual(['returned', 'returned', 'returned']);
+    // Taken, and it ran them: its ready, then each case's observation and close.
+    expect((globalThis as Record<symbol, unknown>)[LAUNCH_THREAD]).toBeUndefined();
+    expect(messages).toEqual(['ready', ...scenarios.flatMap(() => ['observed', 'closed'])]);
+  });
+
+  it('does not adopt a thread started with another young generation (it is ended) and runs the case anyway', async () => {
+    const worker = new Worker(CASE_WORKER, { workerData: { board: new SharedArrayBuffer(12) }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB * 2 } });
+    const ended = new Promise((resolve) => worker.once('exit', resolve));
+    (globalThis as Record<symbol, unknown>)[LAUNCH_THREAD] = { worker, board: new SharedArrayBuffer(12), exited: false };
+    const scenario = defineCase({ client: 'v2', discovery: 'cold', shape: { id: 'other-limits', title: 'x', result: auditShapes.conformingSuccess.result }, tool: auditTool, expected: null });
+    const { records } = await runCasesInPool([scenario], { jobs: 1, timeoutMs: 5000, environment: ownEnvironment('not-adopted') });
+    expect(records[0]!.observed.outcome).toBe('returned');
+    await ended;
+  });
+
+  it('starts a launch thread for the commands that run cases only', () => {
+    const cases: [string[], boolean][] = [
+      [[], true],
+      [['--matrix', 'all'], true],
+      [['replay', 'x.json'], true],
+      [['--help'], false],
+      [['replay', '--help'], false],
+      [['--version'], false],
+      [['sweep', '--v1', '1.32.2'], false],
+      [['merge', 'a', 'b'], false],
+      [['explore'], false],
+      [['help'], false],
+    ];
+    for (const [args, expected] of cases) expect([args, runsCases(args)]).toEqual([args, expected]);
   });
 });

@@ -4,6 +4,7 @@ export declare const SWEEP_WORKER_BUNDLE: string;
 export declare const FIXTURE_STDIO_BUNDLE: string;
 export declare const LIBRARY_BUNDLE: string;
 export declare const VITEST_BUNDLE: string;
+export declare const CASE_WORKER_BUNDLE: string;
 export declare function hasSources(root?: string): boolean;
 export declare function sourceStamp(root?: string): string;
 export declare function bundleIsFresh(stamp?: string): boolean;

@@ -2,7 +2,7 @@
 // (--v1 / --v2), judged against the audit and compared with the recorded result.
 import { auditMatrix } from '../../scenarios/audit.ts';
 import { combineComparisons, startComparison, type CaseComparison } from '../core/compare.ts';
-import type { ClientLine, Matrix, ResultFile, Scenario } from '../core/domain.ts';
+import type { ClientLine, Matrix, ResultFile, ResultHeader, Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { exitCodeFor } from '../core/exit-code.ts';
 import { loadClientUnderTest, type ClientModuleRef } from '../clients/load.ts';
@@ -16,8 +16,8 @@ import { checkReproRequest, reproFiles } from './repro.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { startCaseThreadEarly } from '../engine/pool.ts';
-import { combineHeaders, streamMatrix } from '../engine/run.ts';
+import { defaultJobs, startCaseThreadEarly } from '../engine/pool.ts';
+import { combineHeaders, environmentFor, streamMatrices, type StreamedPart } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { caseMatcher, selectScenarios } from '../core/select.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, RUNS_FROM_CHECKOUT, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
@@ -97,11 +97,22 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   const recordedPaths = names.map((name) => resolveFrom(io, options.recorded, RECORDED_FOR[name]));
   const otherReleases = options.v1 !== undefined || options.v2 !== undefined;
   const environment = captureEnvironment();
-  // The case threads load the pinned SDKs while this thread reads and checks the inputs: one, or for the
-  // whole extended matrix (~150 cases, one thread per core by default) as many as the run will use, so
-  // the second thread's start-up is not paid after the inputs are read (issue 10: --matrix all speed).
-  const earlyThreads = names.includes('extended') && options.case.length === 0 ? Math.min(options.jobs ?? availableParallelism(), availableParallelism()) : 1;
-  if (!otherReleases) startCaseThreadEarly({ environment }, earlyThreads);
+  const matrices = await Promise.all(names.map((name) => MATRICES[name]()));
+  // The case threads load the clients while this thread reads and checks the inputs: as many as the run
+  // will use (one for the audit; one per core for a whole larger matrix), each with every client line the
+  // matrices use (the run's threads are these: engine/run.ts streamMatrices), so no start-up is paid
+  // after the inputs are read (issue 10: --matrix all speed).
+  if (!otherReleases) {
+    const cases = matrices.reduce((sum, m) => sum + m.scenarios.length, 0);
+    const earlyThreads = options.case.length > 0 ? 1 : options.jobs !== undefined ? Math.min(options.jobs, cases) : defaultJobs(cases, availableParallelism());
+    let threadEnvironment = environment;
+    try {
+      threadEnvironment = environmentFor(matrices.flatMap((m) => m.scenarios), environment);
+    } catch {
+      // A line's packages are missing: the run stops with that below, after the other input checks.
+    }
+    startCaseThreadEarly({ environment: threadEnvironment }, earlyThreads);
+  }
   if (options.update && isCi(io.env)) {
     // vitest's rule for snapshots: baselines are recorded on purpose by a person, never by CI.
     throw new InputError('--update rewrites the recorded result and is refused when CI is set');
@@ -121,7 +132,6 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   if (options.update) {
     for (const path of recordedPaths) checkOutputPath(path, `${path} (--update)`, guardedPaths(inputs, { path, kind: 'audit' }));
   }
-  const matrices = await Promise.all(names.map((name) => MATRICES[name]()));
   let userScenarios: Scenario[] = [];
   if (options.scenarios) {
     const builtIn = await Promise.all(Object.values(MATRICES).map((load) => load()));
@@ -171,10 +181,11 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     ...(resumed && { resumed }),
   };
 
-  // Each built-in matrix runs on its own and is compared with its own recorded result. No record is kept
-  // for the run: each goes to the journal as it is over, leaving its report line and comparison entry
-  // behind, and the result file is assembled from the journal at the end (issue 10: memory flat).
-  const runPart = async (matrix: Matrix, scenarios: readonly Scenario[], before?: { result: ResultFile | undefined; fullMatrix: boolean }) => {
+  // Each built-in matrix is compared with its own recorded result, and all of them (and user scenarios)
+  // run in one pool run, sharing the threads. No record is kept for the run: each goes to the journal as
+  // it is over, leaving its report line and comparison entry behind, and the result file is assembled
+  // from the journal at the end (issue 10: memory flat).
+  const partOf = (matrix: Matrix, scenarios: readonly Scenario[], before?: { result: ResultFile | undefined; fullMatrix: boolean }) => {
     const comparer = before && startComparison(before.result, {
       fullMatrix: before.fullMatrix,
       // Another release is expected to have another package label; what matters is whether it behaves
@@ -183,29 +194,32 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     });
     const lines: CaseLine[] = new Array(scenarios.length);
     const entries: CaseComparison[] = new Array(scenarios.length);
-    const header = await streamMatrix(matrix, scenarios, {
-      timeoutMs: options.timeout,
-      environment,
-      pool,
+    const streamed: StreamedPart = {
+      matrix,
+      scenarios,
       onCase: (index, done, wasResumed) => {
         if (!wasResumed) journal.append(done.record, done.lint);
         lines[index] = caseLine(done.record);
         if (comparer) entries[index] = comparer.compare(done.record);
       },
-    });
+    };
     const ids = scenarios.map((scenario) => scenario.id);
-    return { header, lines, ids, comparison: comparer?.finish(entries) };
+    return { streamed, finish: (header: ResultHeader) => ({ header, lines, ids, comparison: comparer?.finish(entries) }) };
   };
-  const parts = [];
-  for (const [i, m] of matrices.entries()) {
+  const builtIn = matrices.map((m, i) => {
     const before = recorded[i]!;
     // A case repeated from an earlier matrix was compared there (see `repeated` above), not here.
     const recordedHere = before.kind === 'found' ? { ...before.result, cases: before.result.cases.filter((c) => !repeated[i]!.has(c.id)) } : undefined;
-    const own = await runPart(m, selected[i]!, { result: recordedHere, fullMatrix: selected[i]!.length + repeated[i]!.size === m.scenarios.length });
-    parts.push({ ...own, comparison: own.comparison!, path: recordedPaths[i]! });
-  }
+    return partOf(m, selected[i]!, { result: recordedHere, fullMatrix: selected[i]!.length + repeated[i]!.size === m.scenarios.length });
+  });
   // User scenarios run beside them; only built-in cases have recorded results.
-  const user = userScenarios.length > 0 ? await runPart(USER_MATRIX, selectedUser) : undefined;
+  const userPart = userScenarios.length > 0 ? partOf(USER_MATRIX, selectedUser) : undefined;
+  const headers = await streamMatrices([...builtIn, ...(userPart ? [userPart] : [])].map((part) => part.streamed), { timeoutMs: options.timeout, environment, pool });
+  const parts = builtIn.map((part, i) => {
+    const own = part.finish(headers[i]!);
+    return { ...own, comparison: own.comparison!, path: recordedPaths[i]! };
+  });
+  const user = userPart?.finish(headers[builtIn.length]!);
   const first = matrices[0]!;
   const all = [...parts, ...(user ? [user] : [])];
   const header =

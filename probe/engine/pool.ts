@@ -131,6 +131,26 @@ export function dispatchOrder(scenarios: readonly Pick<Scenario, 'server' | 'tra
   return scenarios.map((_, index) => index).sort((a, b) => weight(scenarios[a]!) - weight(scenarios[b]!) || a - b);
 }
 
+/**
+ * Cases that spend their time waiting, not computing: the server never answers the call in a way the
+ * client can match (it hangs, or answers with a malformed message or another id), so only a limit ends
+ * it (the client's own, or the probe's).
+ */
+export function waitsForLimit(scenario: Pick<Scenario, 'server'>): boolean {
+  return scenario.server.kind === 'hang' || scenario.server.kind === 'malformed' || scenario.server.kind === 'wrong-id';
+}
+
+/**
+ * Who takes what: the first thread takes the waiting cases first (`waitsForLimit`), the others the rest in
+ * `dispatchOrder`; each takes from the other list when its own is empty. Handed out in one order, the
+ * extended matrix's twelve waiting cases came last and kept both threads idle at once for 2 s of a 5 s
+ * run; on one thread, its waits overlap the other threads' work (issue 10: `--matrix all` on both cores).
+ */
+export function dispatchPlan(scenarios: readonly Pick<Scenario, 'server' | 'transport'>[]): { waiting: number[]; working: number[] } {
+  const order = dispatchOrder(scenarios);
+  return { waiting: order.filter((i) => waitsForLimit(scenarios[i]!)), working: order.filter((i) => !waitsForLimit(scenarios[i]!)) };
+}
+
 /** An error message without this machine's paths (records are read on other machines). */
 function portableMessage(message: string): string {
   return message.split(PROJECT_ROOT).join('<project>').split(homedir()).join('~');
@@ -226,12 +246,14 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
     const ref = options.clients?.[line];
     return ref ? clientPackageOf(ref.packageName, ref.label) : clientPackageOf(CLIENT_PACKAGES[line], options.environment.packages[CLIENT_PACKAGES[line]] ?? 'unknown');
   };
-  const order = dispatchOrder(scenarios);
-  let next = 0;
+  const { waiting, working } = dispatchPlan(scenarios);
   // Cases handed to a thread that was stopped before it started them: run first, on another thread.
   const handedBack: number[] = [];
-  const take = (): number | undefined => handedBack.shift() ?? (next < order.length ? order[next++] : undefined);
-  const workLeft = () => handedBack.length > 0 || next < order.length;
+  const take = (prefersWaiting: boolean): number | undefined => {
+    const [first, second] = prefersWaiting ? [waiting, working] : [working, waiting];
+    return handedBack.shift() ?? first.shift() ?? second.shift();
+  };
+  const workLeft = () => handedBack.length > 0 || waiting.length > 0 || working.length > 0;
   let settled = 0;
   const workers = new Set<Worker>();
   const detachers = new Map<Worker, () => void>();
@@ -258,7 +280,8 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
       if (!retain) records[index] = null;
     };
 
-    const start = () => {
+    /** `slot` 0 takes the waiting cases first (`dispatchPlan`); a thread replaced keeps its slot. */
+    const start = (slot: number) => {
       const key = threadKey(options, input);
       const reused = idle.get(key)?.pop();
       const worker = reused ?? newThread(options, input, key);
@@ -294,7 +317,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         queued = undefined;
         detach();
         void worker.terminate();
-        if (loaded && workLeft() && !failed) start();
+        if (loaded && workLeft() && !failed) start(slot);
         finishIfDone();
       };
       /** A healthy thread with nothing left to do: kept for the next run in this process. */
@@ -331,13 +354,13 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
       const dispatch = () => {
         if (failed) return retire();
         if (!running) {
-          const index = take();
+          const index = take(slot === 0);
           if (index === undefined) return retire();
           hand(index);
           begin(index);
         }
         if (queued === undefined) {
-          queued = take();
+          queued = take(slot === 0);
           if (queued !== undefined) hand(queued);
         }
       };
@@ -412,7 +435,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
 
     if (scenarios.length === 0) return resolve({ records: [], lints: [] });
     const jobs = options.jobs ?? defaultJobs(scenarios.length, availableParallelism());
-    for (let i = 0; i < Math.max(1, Math.min(jobs, scenarios.length)); i++) start();
+    for (let slot = 0; slot < Math.max(1, Math.min(jobs, scenarios.length)); slot++) start(slot);
   });
 }
 

@@ -138,6 +138,12 @@ export interface StreamMatrixOptions {
   readonly timeoutMs?: number;
   readonly environment: Environment;
   readonly pool: Omit<NonNullable<RunMatrixOptions['pool']>, 'onCaseDone'>;
+}
+
+/** One matrix of a streamed run: its selected scenarios, and where each case goes once it is over. */
+export interface StreamedPart {
+  readonly matrix: Matrix;
+  readonly scenarios: readonly Scenario[];
   /**
    * Each case once it is over, with its index among `scenarios`: first the resumed ones (`resumed`
    * true, in scenario order), then the others in the order they finish. Its record is not kept here.
@@ -150,35 +156,58 @@ export interface StreamMatrixOptions {
  * report's line, the comparison's entry) and is dropped; what comes back is the result's header, whose
  * summary and rule findings are made from what each case left behind. Same header as runMatrix's.
  */
-export async function streamMatrix(matrix: Matrix, scenarios: readonly Scenario[], options: StreamMatrixOptions): Promise<ResultHeader> {
+export async function streamMatrix(matrix: Matrix, scenarios: readonly Scenario[], options: StreamMatrixOptions & Pick<StreamedPart, 'onCase'>): Promise<ResultHeader> {
+  const [header] = await streamMatrices([{ matrix, scenarios, onCase: options.onCase }], options);
+  return header!;
+}
+
+/**
+ * Several matrices streamed in one pool run (`--matrix all`, user scenarios beside them): their cases
+ * share the threads, so one matrix's waiting cases overlap another's work and no thread idles at a
+ * matrix's end (issue 10). Each part keeps its own header (its environment names the packages its own
+ * cases used), the same as if it had run alone; the threads load every part's client lines once.
+ */
+export async function streamMatrices(parts: readonly StreamedPart[], options: StreamMatrixOptions): Promise<ResultHeader[]> {
   const { resumed, ...pool } = options.pool;
-  // Plus the packages of the ecosystem lines the matrix uses (unchanged when runMatrix already added them).
-  const environment = environmentFor(matrix.scenarios, options.environment);
-  const counts = { pass: 0, fail: 0, unjudged: 0 };
-  const lints: (Finding[] | null)[] = new Array(scenarios.length).fill(null);
-  const done = (index: number, finished: CaseDone, wasResumed: boolean) => {
-    counts[finished.record.verdict] += 1;
-    lints[index] = finished.lint;
-    options.onCase(index, finished, wasResumed);
+  const states = parts.map((part) => ({
+    // Plus the packages of the ecosystem lines the matrix uses (unchanged when runMatrix already added them).
+    environment: environmentFor(part.matrix.scenarios, options.environment),
+    counts: { pass: 0, fail: 0, unjudged: 0 },
+    lints: new Array<Finding[] | null>(part.scenarios.length).fill(null),
+  }));
+  const done = (partIndex: number, index: number, finished: CaseDone, wasResumed: boolean) => {
+    const state = states[partIndex]!;
+    state.counts[finished.record.verdict] += 1;
+    state.lints[index] = finished.lint;
+    parts[partIndex]!.onCase(index, finished, wasResumed);
   };
-  const todo: number[] = [];
-  for (const [index, scenario] of scenarios.entries()) {
-    const earlier = resumed?.get(scenario.id);
-    if (earlier) done(index, earlier, true);
-    else todo.push(index);
+  const todo: { part: number; index: number }[] = [];
+  for (const [partIndex, part] of parts.entries()) {
+    for (const [index, scenario] of part.scenarios.entries()) {
+      const earlier = resumed?.get(scenario.id);
+      if (earlier) done(partIndex, index, earlier, true);
+      else todo.push({ part: partIndex, index });
+    }
   }
   await runCasesInPool(
-    todo.map((index) => scenarios[index]!),
+    todo.map(({ part, index }) => parts[part]!.scenarios[index]!),
     {
       ...pool,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      environment,
+      // The threads' clients: every line any part's cases use (user scenarios' too).
+      environment: environmentFor(
+        parts.flatMap((part) => [...part.matrix.scenarios, ...part.scenarios]),
+        options.environment,
+      ),
       retain: false,
-      onCaseDone: (i, record, lint) => done(todo[i]!, { record, lint }, false),
+      onCaseDone: (i, record, lint) => done(todo[i]!.part, todo[i]!.index, { record, lint }, false),
     },
   );
-  const summary = counts.unjudged > 0 ? { passed: counts.pass, failed: counts.fail, unjudged: counts.unjudged } : { passed: counts.pass, failed: counts.fail };
-  return resultHeader(matrix, environment, summary, shapeFindings(scenarios, lints));
+  return parts.map((part, partIndex) => {
+    const { environment, counts, lints } = states[partIndex]!;
+    const summary = counts.unjudged > 0 ? { passed: counts.pass, failed: counts.fail, unjudged: counts.unjudged } : { passed: counts.pass, failed: counts.fail };
+    return resultHeader(part.matrix, environment, summary, shapeFindings(part.scenarios, lints));
+  });
 }
 
 function resultHeader(matrix: Matrix, environment: Environment, summary: ResultFile['summary'], lint: Record<string, Finding[]>): ResultHeader {

@@ -1,0 +1,7 @@
+// Types of case-thread.mjs (plain JavaScript: it runs before the bundle), for the tests that use it.
+import type { Worker } from 'node:worker_threads';
+
+export declare const LAUNCH_THREAD: unique symbol;
+export declare const YOUNG_GENERATION_MB: number;
+export declare function runsCases(args: readonly string[]): boolean;
+export declare function startLaunchThread(bundle: string): { worker: Worker; board: SharedArrayBuffer; exited: boolean };
