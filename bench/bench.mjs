@@ -1,7 +1,7 @@
 // `npm run bench`: the shipped command running the 13-case audit end to end, side by side with the floor
 // (bench/floor.mjs: the same 13 calls through the same SDKs, no harness). Runs alternate so machine noise
 // hits both alike; medians and their ratio are the result. A benchmark, not a test: it asserts nothing.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -182,7 +182,26 @@ const SWEEP = ['sweep', '--v1', '1.10.0..latest', '--v2', '2.0.0..latest', '--ba
 // (under an hour old). A registry that refuses every connection would show as a warning and a wait.
 const NO_REGISTRY = { npm_config_registry: 'http://127.0.0.1:9/' };
 
-function benchSweep() {
+/**
+ * Two copies of a command side by side, as one would run on each core: how this machine's two cores
+ * scale (1.0x one copy's time: two full cores; 2.0x: one). Bounds what any split of a CPU-bound job can do.
+ */
+async function timeSideBySide(args, env) {
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    [0, 1].map(
+      () =>
+        new Promise((resolve, reject) => {
+          const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
+          child.on('error', reject);
+          child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args[0]} exited ${code}`))));
+        }),
+    ),
+  );
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+async function benchSweep() {
   // Cold: an empty release cache, so every release installs, in the one npm invocation a sweep makes.
   // npm's own download cache (~/.npm) is left alone: a second machine run would have it warm too.
   const cache = join(scratch, 'release-cache');
@@ -196,14 +215,18 @@ function benchSweep() {
     if (readFileSync(out, 'utf8') !== coldText) throw new Error(`the warm sweep with ${jobs} worker(s) wrote another result than the cold one`);
     return run;
   };
-  const subjectsOf = { floor: () => timeOnce([join(ROOT, 'bench', 'sweep-floor.mjs'), cache, ...plan]), 2: () => warm(2), 1: () => warm(1) };
+  const floorArgs = [join(ROOT, 'bench', 'sweep-floor.mjs'), cache, ...plan];
+  const subjectsOf = { floor: () => timeOnce(floorArgs), 2: () => warm(2), 1: () => warm(1) };
   const order = ['floor', 2, 1];
   const samples = { floor: [], 2: [], 1: [] };
   subjectsOf.floor(); // the file cache warm for every release before measuring
   for (let i = 0; i < sweepRuns; i++) {
     for (const name of i % 2 ? [...order].reverse() : order) samples[name].push(subjectsOf[name]());
   }
+  const sideBySide = [];
+  for (let i = 0; i < sweepRuns; i++) sideBySide.push(await timeSideBySide(floorArgs));
   const ms = (name) => median(samples[name].map((x) => x.ms));
+  const scaling = median(sideBySide) / ms('floor');
   const mb = (name) => median(samples[name].map((x) => x.rssKb)) / 1024;
   const all = values['skip-sweep-all'] ? undefined : timeOnce([subjects.probe[0], ...SWEEP, '--matrix', 'all', '--out', join(scratch, 'all.json')], { MCP_SDK_PROBE_CACHE: cache, ...NO_REGISTRY });
   const ratio = ms(2) / ms('floor');
@@ -213,6 +236,10 @@ function benchSweep() {
   console.log(row('warm sweep, 2 workers (no registry)', 2));
   console.log(row('warm sweep, 1 worker (no registry)', 1));
   console.log(`ratio sweep/floor: ${ratio.toFixed(2)}x (target <= ${SWEEP_FLOOR_TARGET}x: ${ratio <= SWEEP_FLOOR_TARGET ? 'met' : 'MISSED'}); 1 worker ${(ms(1) / ms('floor')).toFixed(2)}x; warm results byte-identical to the cold run's`);
+  console.log(
+    `this machine's two cores: two floors side by side take ${scaling.toFixed(2)}x one floor's time (1.00x: two full cores), so the floor's work split ` +
+      `perfectly over two workers would take about ${(scaling / 2).toFixed(2)}x the floor: the best any sweep can do here`,
+  );
   console.log(`cold (empty release cache: npm view, one npm install of every release, then the sweep): ${(cold.ms / 1000).toFixed(1)} s`);
   if (all) console.log(`warm --matrix all (${JSON.parse(readFileSync(join(scratch, 'all.json'), 'utf8')).summary.cases} case records), 2 workers, once: ${(all.ms / 1000).toFixed(1)} s`);
 }
@@ -247,7 +274,7 @@ try {
   if (values.only === undefined || values.only === 'audit') benchAudit();
   if (values.only === undefined || values.only === 'matrix') benchMatrixAll();
   if (values.only === undefined || values.only === 'scale') benchScale();
-  if (values.only === undefined || values.only === 'sweep') benchSweep();
+  if (values.only === undefined || values.only === 'sweep') await benchSweep();
   if (values.only === undefined || values.only === 'explore') benchExplore();
 } finally {
   rmSync(scratch, { recursive: true, force: true });

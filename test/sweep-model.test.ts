@@ -1,11 +1,13 @@
 // The sweep's pure parts: change points, column compression, baseline and pinned gates, exit code,
 // sharding and merging. Hand-made records; no SDK, no network.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SdkLine, Observation } from '../probe/core/domain.ts';
 import { InputError } from '../probe/core/errors.ts';
 import { compressColumns } from '../probe/render/sweep.ts';
 import { compareNewestWithPinned, compareWithBaseline, mergeIntoBaseline, sweepExitCode, toBaseline } from '../probe/sweep/gates.ts';
 import { changePoints, summarize, type ReleaseRun, type SweepResult } from '../probe/sweep/model.ts';
+import { releaseScheduler } from '../probe/sweep/pool.ts';
 import { mergeShards, parseShard, selectShard } from '../probe/sweep/shard.ts';
 import { caseRecord, resultFile } from './fixtures.ts';
 
@@ -175,5 +177,40 @@ describe('shards', () => {
       result: sweep(selectShard(history, { index, count: 2 }), { plan: sweep(history).plan, shard: { index, count: 2 } }),
     }));
     expect(() => mergeShards(pick(shards) as never)).toThrow(message);
+  });
+});
+
+describe('releaseScheduler (which release a sweep worker takes next)', () => {
+  const drain = (count: number, workers: number, turns: readonly number[]) => {
+    const next = releaseScheduler(count, workers);
+    const handed: [number, number][] = [];
+    const finished = new Set<number>();
+    for (let i = 0; finished.size < workers; i++) {
+      let worker = turns.length > 0 ? turns[i % turns.length]! % workers : i % workers;
+      // A worker told "nothing left" asks no more; the next one asks instead.
+      while (finished.has(worker)) worker = (worker + 1) % workers;
+      const index = next(worker);
+      if (index === undefined) finished.add(worker);
+      else handed.push([worker, index]);
+      if (handed.length > count) throw new Error(`more than ${count} releases handed out`);
+    }
+    return handed;
+  };
+
+  it('hands every release out exactly once, whatever order the workers ask in', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 80 }), fc.integer({ min: 1, max: 6 }), fc.array(fc.nat({ max: 5 }), { maxLength: 40 }), (count, workers, turns) => {
+        const indexes = drain(count, workers, turns).map(([, index]) => index);
+        expect([...indexes].sort((a, b) => a - b)).toEqual(Array.from({ length: count }, (_, i) => i));
+      }),
+    );
+  });
+
+  it('gives each worker a stretch of neighbouring releases (they share dependencies), and splits what is left', () => {
+    // Two workers asking in turn: one from the start, one from the middle; the first, on meeting the
+    // second's releases, takes the middle of what is left (the second's tail).
+    expect(drain(10, 2, [0, 1]).map(([worker, index]) => `${worker}:${index}`)).toEqual(['0:0', '1:5', '0:1', '1:6', '0:2', '1:7', '0:3', '1:8', '0:4', '1:9']);
+    // A worker that starts late finds its stretch begun by another, and starts in the middle of what is left.
+    expect(drain(10, 2, [0, 0, 0, 0, 0, 0, 1]).map(([worker, index]) => `${worker}:${index}`).slice(0, 8)).toEqual(['0:0', '0:1', '0:2', '0:3', '0:4', '0:5', '1:8', '0:6']);
   });
 });

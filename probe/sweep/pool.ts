@@ -118,19 +118,54 @@ async function runOne(release: LoadableRelease, thread: ReturnType<typeof releas
     : { status: 'failed', release: identity(release), stage: output.stage, error: output.error };
 }
 
+/**
+ * Which release each worker takes next: neighbours in the release order, because neighbouring releases
+ * share dependencies (zod, ajv, ... at the same versions, deduplicated in the release cache's one
+ * install) and a worker loads each dependency once for all its releases. Worker k starts at the k-th of
+ * `workers` equal stretches and goes on from there; one that meets a release already taken (or the end)
+ * goes to the middle of the longest stretch nobody has taken, so the worker on that stretch keeps its
+ * half. Handing releases out in one order instead made both workers of a 65-release sweep load nearly
+ * every dependency (9.4 s of worker time against 6.5 s on one worker; issue 11).
+ */
+export function releaseScheduler(count: number, workers: number): (worker: number) => number | undefined {
+  const taken = new Array<boolean>(count).fill(false);
+  const cursors = Array.from({ length: workers }, (_, k) => Math.floor((k * count) / workers));
+  const longestUntaken = (): number | undefined => {
+    let best: { start: number; length: number } | undefined;
+    for (let i = 0; i < count; ) {
+      if (taken[i]) {
+        i += 1;
+        continue;
+      }
+      let end = i;
+      while (end < count && !taken[end]) end += 1;
+      if (!best || end - i > best.length) best = { start: i, length: end - i };
+      i = end;
+    }
+    return best && best.start + Math.floor(best.length / 2);
+  };
+  return (worker) => {
+    let at: number | undefined = cursors[worker]!;
+    if (at >= count || taken[at]) at = longestUntaken();
+    if (at === undefined) return undefined;
+    taken[at] = true;
+    cursors[worker] = at + 1;
+    return at;
+  };
+}
+
 /** Runs every release; results come back in the order of `releases`, whatever order they finished in. */
 export async function runSweep(releases: readonly LoadableRelease[], options: SweepRunOptions): Promise<ReleaseRun[]> {
   const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), releases.length));
   const results: ReleaseRun[] = new Array(releases.length);
-  let next = 0;
+  const nextFor = releaseScheduler(releases.length, jobs);
   let done = 0;
-  // A small hand-written pool: one task per slot pulling the next release into the slot's worker; a
-  // library would add a dependency for what is a loop over a counter.
-  const slot = async () => {
+  // A small hand-written pool: one task per slot pulling its next release into the slot's worker; a
+  // library would add a dependency for what is a loop over a scheduler.
+  const slot = async (_: unknown, worker: number) => {
     const thread = releaseThread(options.workerUrl);
     try {
-      while (next < releases.length) {
-        const index = next++;
+      for (let index = nextFor(worker); index !== undefined; index = nextFor(worker)) {
         const started = Date.now();
         const run = await runOne(releases[index]!, thread, options);
         results[index] = run;
