@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { defineCase } from '../probe/core/define.ts';
 import { ResultFileSchema } from '../probe/core/domain.ts';
 import { CASE_WORKER, dispatchOrder, dispatchPlan, runCasesInPool, waitsForLimit } from '../probe/engine/pool.ts';
-import { LAUNCH_THREAD, runsCases, startLaunchThread, YOUNG_GENERATION_MB } from '../probe/bin/case-thread.mjs';
+import { LAUNCH_THREAD, runsCases, runsSweep, startLaunchThread, YOUNG_GENERATION_MB } from '../probe/bin/launch-threads.mjs';
 import { extendedMatrix } from '../scenarios/extended/index.ts';
 import { captureEnvironment } from '../probe/io/environment.ts';
 import { auditShapes, auditTool } from '../scenarios/audit.ts';
@@ -160,7 +160,7 @@ describe('case pool', () => {
     await ended;
   });
 
-  it('starts a launch thread for the commands that run cases only', () => {
+  it('starts a case thread at launch for the commands that run cases only, a sweep worker for a sweep', () => {
     const cases: [string[], boolean][] = [
       [[], true],
       [['--matrix', 'all'], true],
@@ -174,5 +174,9 @@ describe('case pool', () => {
       [['help'], false],
     ];
     for (const [args, expected] of cases) expect([args, runsCases(args)]).toEqual([args, expected]);
+    // A sweep gets a sweep worker instead (probe/sweep/pool.ts adopts it).
+    for (const [args, expected] of [[['sweep', '--v1', '1.32.2'], true], [['sweep', '--help'], false], [[], false], [['replay', 'x'], false]] as const) {
+      expect([args, runsSweep(args)]).toEqual([args, expected]);
+    }
   });
 });

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SweepResultSchema } from '../probe/sweep/model.ts';
+import { SWEEP_WORKER_BUNDLE } from '../probe/bin/build.mjs';
+import { LAUNCH_SWEEP_WORKER, startLaunchSweepWorker } from '../probe/bin/launch-threads.mjs';
 import { RECORDED, ROOT } from './helpers/cli.ts';
 import { runMain } from './helpers/main.ts';
 import { seededCache, UNREACHABLE_REGISTRY } from './helpers/offline-registry.ts';
@@ -34,6 +36,18 @@ describe('sweep without the registry', () => {
     expect(nd.code).toBe(0);
     const records = nd.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string });
     expect(records.map((r) => r.type)).toEqual([...Array(6).fill('case'), 'summary']);
+  });
+
+  it('adopts the sweep worker bin/launch.mjs started: the release runs in it', async () => {
+    const launched = startLaunchSweepWorker(SWEEP_WORKER_BUNDLE);
+    (globalThis as Record<symbol, unknown>)[LAUNCH_SWEEP_WORKER] = launched;
+    let outputs = 0;
+    launched.worker.on('message', () => (outputs += 1));
+    const run = await sweep(['sweep', '--v2', '2.4.0', '--jobs', '1', '--out', join(dir, 'launched.json'), '--baseline', join(dir, 'none.json')]);
+    expect(run.code).toBe(0);
+    expect((globalThis as Record<symbol, unknown>)[LAUNCH_SWEEP_WORKER]).toBeUndefined();
+    // One release, one answer, from the launched worker.
+    expect(outputs).toBe(1);
   });
 
   it('records a release that cannot load as a failed release, and goes on with the rest', async () => {

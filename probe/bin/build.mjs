@@ -98,7 +98,6 @@ export async function buildCli(stamp = sourceStamp()) {
       build({
         ...common,
         entryPoints: {
-          'sweep-worker': join(PROJECT_ROOT, 'probe', 'sweep', 'worker.ts'),
           index: join(PROJECT_ROOT, 'probe', 'api', 'index.ts'),
           vitest: join(PROJECT_ROOT, 'probe', 'api', 'vitest.ts'),
         },
@@ -116,6 +115,7 @@ export async function buildCli(stamp = sourceStamp()) {
         entryPoints: {
           'case-worker': join(PROJECT_ROOT, 'probe', 'engine', 'case-worker.ts'),
           'fixture-stdio': join(PROJECT_ROOT, 'probe', 'fixtures', 'stdio-child.ts'),
+          'sweep-worker': join(PROJECT_ROOT, 'probe', 'sweep', 'worker.ts'),
         },
         external: ['esbuild', ...ECOSYSTEM_PACKAGES],
         banner: { js: REQUIRE_BANNER },

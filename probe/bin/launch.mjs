@@ -5,19 +5,22 @@
 // only runs dist/, and never writes into its own folder (which may be read-only, inside node_modules).
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { buildCli, bundleIsFresh, CASE_WORKER_BUNDLE, CLI_BUNDLE, hasSources, sourceStamp } from './build.mjs';
-import { LAUNCH_THREAD, runsCases, startLaunchThread } from './case-thread.mjs';
+import { buildCli, bundleIsFresh, CASE_WORKER_BUNDLE, CLI_BUNDLE, hasSources, sourceStamp, SWEEP_WORKER_BUNDLE } from './build.mjs';
+import { LAUNCH_SWEEP_WORKER, LAUNCH_THREAD, runsCases, runsSweep, startLaunchSweepWorker, startLaunchThread } from './launch-threads.mjs';
 
 // For a command that runs cases, a case thread starts first, before the stamp check and before
 // dist/cli.mjs loads: it evaluates the pinned SDKs (~0.25 s) while this thread loads the command (~0.2 s),
-// instead of after it (issue 10: the audit end to end within 1.15x of bench/floor.mjs).
-let thread = existsSync(CASE_WORKER_BUNDLE) && runsCases(process.argv.slice(2)) ? startLaunchThread(CASE_WORKER_BUNDLE) : undefined;
+// instead of after it (issue 10: the audit end to end within 1.15x of bench/floor.mjs). A sweep gets its
+// first sweep worker the same way (issue 11).
+const args = process.argv.slice(2);
+let thread = existsSync(CASE_WORKER_BUNDLE) && runsCases(args) ? startLaunchThread(CASE_WORKER_BUNDLE) : undefined;
+let sweepWorker = existsSync(SWEEP_WORKER_BUNDLE) && runsSweep(args) ? startLaunchSweepWorker(SWEEP_WORKER_BUNDLE) : undefined;
 if (hasSources()) {
   const stamp = sourceStamp();
   if (!bundleIsFresh(stamp)) {
-    // The thread loaded the bundle being replaced.
-    await thread?.worker.terminate();
-    thread = undefined;
+    // They loaded the bundles being replaced.
+    await Promise.all([thread?.worker.terminate(), sweepWorker?.worker.terminate()]);
+    thread = sweepWorker = undefined;
     await buildCli(stamp);
   }
 } else if (!existsSync(CLI_BUNDLE)) {
@@ -25,4 +28,5 @@ if (hasSources()) {
   process.exit(2);
 }
 if (thread) globalThis[LAUNCH_THREAD] = thread;
+if (sweepWorker) globalThis[LAUNCH_SWEEP_WORKER] = sweepWorker;
 await import(pathToFileURL(CLI_BUNDLE).href);

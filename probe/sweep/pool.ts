@@ -32,6 +32,8 @@ type Outcome = WorkerOutput | { readonly kind: 'failed'; readonly stage: 'run' |
 
 // Workers started before the releases are known (startSweepWorkersEarly), for the pool to adopt.
 const early: Worker[] = [];
+/** Where bin/launch.mjs leaves the sweep worker it started (bin/launch-threads.mjs). */
+const LAUNCH_SWEEP_WORKER = Symbol.for('mcp-sdk-probe.launch-sweep-worker');
 
 /**
  * Starts `count` workers now, so they load the harness and the pinned fixture server while the caller
@@ -39,7 +41,17 @@ const early: Worker[] = [];
  * before sweeping (bad input) exits as if they were not there.
  */
 export function startSweepWorkersEarly(workerUrl: URL, count: number): void {
-  for (let i = 0; i < count; i++) {
+  // bin/launch.mjs may have started the first one already, on the same bundle, before this thread loaded.
+  const holder = globalThis as { [LAUNCH_SWEEP_WORKER]?: { worker: Worker; exited: boolean } };
+  const launched = holder[LAUNCH_SWEEP_WORKER];
+  delete holder[LAUNCH_SWEEP_WORKER];
+  if (launched && !launched.exited && count > 0) {
+    launched.worker.once('exit', () => {
+      if (early.includes(launched.worker)) early.splice(early.indexOf(launched.worker), 1);
+    });
+    early.push(launched.worker);
+  }
+  for (let i = early.length; i < count; i++) {
     const worker = new Worker(workerUrl, { stdout: true, stderr: true });
     worker.unref();
     worker.on('error', () => undefined); // it then exits, below; a worker not yet adopted has no release to fail

@@ -1,5 +1,6 @@
-// The case thread bin/launch.mjs starts before anything else, for the case pool to adopt
-// (probe/engine/pool.ts takeLaunchThread). Plain JavaScript beside launch.mjs: it runs before the bundle.
+// The threads bin/launch.mjs starts before anything else: a case thread for the case pool to adopt
+// (probe/engine/pool.ts takeLaunchThread), or a sweep worker for the sweep's pool (probe/sweep/pool.ts
+// startSweepWorkersEarly). Plain JavaScript beside launch.mjs: it runs before the bundle.
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
@@ -29,6 +30,29 @@ export function startLaunchThread(bundle) {
   const thread = { worker, board, exited: false };
   worker.unref();
   // Until adopted, a failure has no run to report to: the pool then starts a thread of its own.
+  worker.on('error', () => {});
+  worker.once('exit', () => {
+    thread.exited = true;
+  });
+  return thread;
+}
+
+/** Where the sweep's pool looks for the sweep worker. */
+export const LAUNCH_SWEEP_WORKER = Symbol.for('mcp-sdk-probe.launch-sweep-worker');
+
+/** Whether a command line is a sweep (whose first work is loading releases in sweep workers). */
+export function runsSweep(args) {
+  return args[0] === 'sweep' && !args.some((arg) => ['--help', '-h'].includes(arg));
+}
+
+/**
+ * A sweep worker on `bundle` (dist/sweep-worker.mjs), made as probe/sweep/pool.ts makes them (its output
+ * captured), unref'd, failures ignored until adopted.
+ */
+export function startLaunchSweepWorker(bundle) {
+  const worker = new Worker(pathToFileURL(bundle), { stdout: true, stderr: true });
+  const thread = { worker, exited: false };
+  worker.unref();
   worker.on('error', () => {});
   worker.once('exit', () => {
     thread.exited = true;
