@@ -105,10 +105,8 @@ interface Running {
 }
 
 export interface PoolRun {
-  /** In scenario order (none when the run was not to retain them). */
+  /** In scenario order (none when the run was not to retain them); the rule findings went to onCaseDone. */
   readonly records: CaseRecord[];
-  /** Per scenario, the rule findings of the result it was given (null: none given). */
-  readonly lints: (Finding[] | null)[];
 }
 
 /**
@@ -239,8 +237,9 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
   // undefined: not settled yet; null: settled, reported and dropped (a run that does not retain records).
   const records: (CaseRecord | null | undefined)[] = new Array(scenarios.length);
   const retain = options.retain ?? true;
-  // Until a thread reports them, a case's checks count as not finished (a stopped thread never will).
-  const lints: (Finding[] | null)[] = scenarios.map((scenario) => (givenResult(scenario.server) ? checksNotFinished() : null));
+  // The rule findings a thread reported for a case, until the case is reported over. Without a report
+  // (a stopped thread never sends one) its checks count as not finished.
+  const lints = new Map<number, Finding[] | null>();
   const input: CaseWorkerInput = { environment: options.environment, clients: options.clients ?? {} };
   const clientPackage = (line: ClientLine) => {
     const ref = options.clients?.[line];
@@ -263,7 +262,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
     let failed = false;
     const finishIfDone = () => {
       if (failed || settled < scenarios.length || workers.size > 0) return;
-      resolve({ records: retain ? (records as CaseRecord[]) : [], lints });
+      resolve({ records: retain ? (records as CaseRecord[]) : [] });
     };
     const settle = (index: number, observed: Observation, packageName: string) => {
       if (records[index] !== undefined) return;
@@ -276,7 +275,9 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
       const record = records[index];
       if (!record || reported.has(index)) return;
       reported.add(index);
-      options.onCaseDone?.(index, record, lints[index] ?? null);
+      const lint = lints.has(index) ? lints.get(index)! : givenResult(scenarios[index]!.server) ? checksNotFinished() : null;
+      lints.delete(index);
+      options.onCaseDone?.(index, record, lint);
       if (!retain) records[index] = null;
     };
 
@@ -392,7 +393,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
             queued = undefined;
             if (started !== undefined) begin(started);
             dispatch();
-            lints[message.index] = message.lint;
+            lints.set(message.index, message.lint);
             over(message.index);
             return;
           }
@@ -433,7 +434,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
       );
     };
 
-    if (scenarios.length === 0) return resolve({ records: [], lints: [] });
+    if (scenarios.length === 0) return resolve({ records: [] });
     const jobs = options.jobs ?? defaultJobs(scenarios.length, availableParallelism());
     for (let slot = 0; slot < Math.max(1, Math.min(jobs, scenarios.length)); slot++) start(slot);
   });

@@ -49,14 +49,35 @@ export function lintShapes(scenarios: readonly Scenario[]): Record<string, Findi
 }
 
 
-/** The findings per shape from per-scenario findings (the pool's), keeping the first scenario of each shape. */
-export function shapeFindings(scenarios: readonly Scenario[], findings: readonly (Finding[] | null)[]): Record<string, Finding[]> {
-  const lint: Record<string, Finding[]> = {};
-  for (const [i, scenario] of scenarios.entries()) {
-    const found = findings[i];
-    // A case whose thread was stopped before its checks finished gives way to one of the same shape that finished.
-    const unfinished = lint[scenario.shape]?.[0]?.rule === 'checks-not-finished';
-    if (found && (!(scenario.shape in lint) || (unfinished && found[0]?.rule !== 'checks-not-finished'))) lint[scenario.shape] = found;
-  }
-  return lint;
+/**
+ * The findings per shape from per-case findings (the pool's), for cases that finish in any order, keeping per shape only the case that decides it (not
+ * a finding per case: a long run's memory does not grow with its cases). Same result as shapeFindings
+ * over the scenarios in order would give: the first scenario of each shape whose checks finished, or the
+first whose did not (test/record-lint.test.ts).
+ */
+export function shapeFindingsCollector(): {
+  add(index: number, shape: string, found: Finding[] | null): void;
+  result(): Record<string, Finding[]>;
+} {
+  const unfinished = (found: Finding[]) => found[0]?.rule === 'checks-not-finished';
+  const shapes = new Map<string, { first: number; chosen: number; found: Finding[] }>();
+  return {
+    add(index, shape, found) {
+      if (!found) return;
+      const known = shapes.get(shape);
+      if (!known) return void shapes.set(shape, { first: index, chosen: index, found });
+      known.first = Math.min(known.first, index);
+      // A finished case beats an unfinished one; between two alike, the earlier scenario.
+      const better = unfinished(known.found) !== unfinished(found) ? unfinished(known.found) : index < known.chosen;
+      if (better) {
+        known.chosen = index;
+        known.found = found;
+      }
+    },
+    result() {
+      // Shapes in the order their first case with findings comes in the matrix, as shapeFindings has them.
+      return Object.fromEntries([...shapes].sort(([, a], [, b]) => a.first - b.first).map(([shape, { found }]) => [shape, found]));
+    },
+  };
 }
+

@@ -12,7 +12,7 @@ import { clientPackageOf } from '../core/release.ts';
 import { LINE_PINS } from '../clients/packages.ts';
 import { captureEnvironment, installedIntegrity, readInstalledPackage } from '../io/environment.ts';
 import { observe } from './observe.ts';
-import { lintShapes, recordCase, shapeFindings, summarize } from './record.ts';
+import { lintShapes, recordCase, shapeFindingsCollector, summarize } from './record.ts';
 import { runCasesInPool, type PoolOptions } from './pool.ts';
 
 export const DEFAULT_TIMEOUT_MS = 5000;
@@ -173,12 +173,12 @@ export async function streamMatrices(parts: readonly StreamedPart[], options: St
     // Plus the packages of the ecosystem lines the matrix uses (unchanged when runMatrix already added them).
     environment: environmentFor(part.matrix.scenarios, options.environment),
     counts: { pass: 0, fail: 0, unjudged: 0 },
-    lints: new Array<Finding[] | null>(part.scenarios.length).fill(null),
+    lint: shapeFindingsCollector(),
   }));
   const done = (partIndex: number, index: number, finished: CaseDone, wasResumed: boolean) => {
     const state = states[partIndex]!;
     state.counts[finished.record.verdict] += 1;
-    state.lints[index] = finished.lint;
+    state.lint.add(index, parts[partIndex]!.scenarios[index]!.shape, finished.lint);
     parts[partIndex]!.onCase(index, finished, wasResumed);
   };
   const todo: { part: number; index: number }[] = [];
@@ -204,9 +204,9 @@ export async function streamMatrices(parts: readonly StreamedPart[], options: St
     },
   );
   return parts.map((part, partIndex) => {
-    const { environment, counts, lints } = states[partIndex]!;
+    const { environment, counts, lint } = states[partIndex]!;
     const summary = counts.unjudged > 0 ? { passed: counts.pass, failed: counts.fail, unjudged: counts.unjudged } : { passed: counts.pass, failed: counts.fail };
-    return resultHeader(part.matrix, environment, summary, shapeFindings(part.scenarios, lints));
+    return resultHeader(part.matrix, environment, summary, lint.result());
   });
 }
 
