@@ -18,18 +18,24 @@ const { values } = parseArgs({
     'sweep-runs': { type: 'string', default: '3' },
     only: { type: 'string' },
     'scale-cases': { type: 'string', default: '1000,10000' },
+    'scale-runs': { type: 'string', default: '3' },
     // The warm `--matrix all` sweep waits on its fault and timeout cases in every release (~20 minutes).
     'skip-sweep-all': { type: 'boolean', default: false },
   },
 });
 const runs = Number(values.runs);
 const sweepRuns = Number(values['sweep-runs']);
+const scaleRuns = Number(values['scale-runs']);
 if (!Number.isInteger(runs) || runs < 5) {
   console.error(`bench: --runs takes a whole number of at least 5, got '${values.runs}'`);
   process.exit(2);
 }
 if (!Number.isInteger(sweepRuns) || sweepRuns < 1) {
   console.error(`bench: --sweep-runs takes a whole number of at least 1, got '${values['sweep-runs']}'`);
+  process.exit(2);
+}
+if (!Number.isInteger(scaleRuns) || scaleRuns < 1) {
+  console.error(`bench: --scale-runs takes a whole number of at least 1, got '${values['scale-runs']}'`);
   process.exit(2);
 }
 if (values.only !== undefined && !['audit', 'matrix', 'scale', 'sweep', 'explore'].includes(values.only)) {
@@ -137,7 +143,7 @@ const SCALE_TOOL = {
 // Flat: the probe's peak memory may grow from the smallest size to the largest by no more than the bare
 // loop's does (the bare loop keeps nothing; what it grows by is V8's and the SDKs' own).
 function benchScale() {
-  console.log(`\ngenerated user scenarios (4 cells each: v1/v2, warm/cold), one thread, against the bare loop, ${loadLine()}`);
+  console.log(`\ngenerated user scenarios (4 cells each: v1/v2, warm/cold), one thread, against the bare loop, ${scaleRuns} alternating runs each, medians, ${loadLine()}`);
   const sizes = [];
   for (const cases of values['scale-cases'].split(',').map(Number)) {
     const dir = join(scratch, `scale-${cases}`);
@@ -150,8 +156,18 @@ function benchScale() {
       expected: { 'v1/warm': 'returned', 'v1/cold': 'returned', 'v2/warm': 'returned', 'v2/cold': 'returned' },
     }));
     writeFileSync(join(dir, 'scale.json'), JSON.stringify(scenarios));
-    const probe = timeOnce([subjects.probe[0], '--scenarios', dir, '--case', 'scale-', '--jobs', '1', '--out', join(scratch, `scale-${cases}.json`)], {}, [0, 1]);
-    const floor = timeOnce([join(ROOT, 'bench', 'floor.mjs'), '--cases', String(scenarios.length * 4)]);
+    // Alternating, medians: one 10,000-case run of each swung by 30% from one minute to the next here.
+    const runs = { probe: [], floor: [] };
+    for (let i = 0; i < scaleRuns; i++) {
+      const measure = {
+        probe: () => timeOnce([subjects.probe[0], '--scenarios', dir, '--case', 'scale-', '--jobs', '1', '--out', join(scratch, `scale-${cases}.json`)], {}, [0, 1]),
+        floor: () => timeOnce([join(ROOT, 'bench', 'floor.mjs'), '--cases', String(scenarios.length * 4)]),
+      };
+      for (const name of i % 2 ? ['floor', 'probe'] : ['probe', 'floor']) runs[name].push(measure[name]());
+    }
+    const medianOf = (xs) => ({ ms: median(xs.map((x) => x.ms)), rssKb: median(xs.map((x) => x.rssKb)), cpuMs: median(xs.map((x) => x.cpuMs)) });
+    const probe = medianOf(runs.probe);
+    const floor = medianOf(runs.floor);
     const perCase = (x) => x.ms / (scenarios.length * 4);
     console.log(
       `${String(scenarios.length * 4).padStart(6)} cases: probe ${perCase(probe).toFixed(2)} ms/case ${(probe.rssKb / 1024).toFixed(0)} MB; ` +

@@ -2,7 +2,7 @@
 // each with a fresh fixture server and client, writing its progress on the shared status board and
 // posting what the server sent (when more than a kind) and the observation as soon as it is made. It only
 // observes; the main thread judges and records.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type { ClientUnderTest } from '../clients/index.ts';
 import { adapters } from '../clients/index.ts';
 import { loadClientUnderTest } from '../clients/load.ts';
@@ -62,19 +62,34 @@ async function runCase({ index, scenario, timeoutMs }: CaseMessage): Promise<voi
   post({ kind: 'closed', index, lint: result ? lintResult(scenario.tool, result) : null });
 }
 
-// Cases run one after another in the order they came; the pool sends the next one before this one is over.
+// Cases run one after another in the order they came; the pool sends the next ones before this one is over.
 const queue: CaseMessage[] = [];
 let draining = false;
+const receive = (message: ToCaseWorker) => {
+  if (message.kind === 'configure') void configure(message.input);
+  else queue.push(message);
+};
+/**
+ * The next case: queued, or waiting on the port. Taking it from the port here, instead of when the event
+ * loop next dispatches it, saves a turn of the loop between cases (~0.04 ms of a ~1.3 ms in-memory case).
+ */
+function nextCase(): CaseMessage | undefined {
+  while (queue.length === 0) {
+    const received = receiveMessageOnPort(port);
+    if (!received) break;
+    receive(received.message as ToCaseWorker);
+  }
+  return queue.shift();
+}
 async function drain(): Promise<void> {
   draining = true;
-  for (let next = queue.shift(); next; next = queue.shift()) await runCase(next);
+  for (let next = nextCase(); next; next = nextCase()) await runCase(next);
   draining = false;
 }
 
 port.on('message', (message: ToCaseWorker) => {
-  if (message.kind === 'configure') return void configure(message.input);
-  queue.push(message);
-  if (!draining) void drain();
+  receive(message);
+  if (!draining && queue.length > 0) void drain();
 });
 
 if (data.input) await configure(data.input);
