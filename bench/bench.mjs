@@ -157,17 +157,22 @@ function benchScale() {
     }));
     writeFileSync(join(dir, 'scale.json'), JSON.stringify(scenarios));
     // Alternating, medians: one 10,000-case run of each swung by 30% from one minute to the next here.
-    const runs = { probe: [], floor: [] };
+    // The third, for reference: the bare loop moved into one case thread (bench/floor.mjs --in-worker),
+    // which is what the isolation issue 10 asks for (a hard deadline per case) costs by itself.
+    const runs = { probe: [], floor: [], isolated: [] };
     for (let i = 0; i < scaleRuns; i++) {
       const measure = {
         probe: () => timeOnce([subjects.probe[0], '--scenarios', dir, '--case', 'scale-', '--jobs', '1', '--out', join(scratch, `scale-${cases}.json`)], {}, [0, 1]),
         floor: () => timeOnce([join(ROOT, 'bench', 'floor.mjs'), '--cases', String(scenarios.length * 4)]),
+        isolated: () => timeOnce([join(ROOT, 'bench', 'floor.mjs'), '--in-worker', '--cases', String(scenarios.length * 4)]),
       };
-      for (const name of i % 2 ? ['floor', 'probe'] : ['probe', 'floor']) runs[name].push(measure[name]());
+      const order = ['probe', 'floor', 'isolated'];
+      for (const name of i % 2 ? [...order].reverse() : order) runs[name].push(measure[name]());
     }
     const medianOf = (xs) => ({ ms: median(xs.map((x) => x.ms)), rssKb: median(xs.map((x) => x.rssKb)), cpuMs: median(xs.map((x) => x.cpuMs)) });
     const probe = medianOf(runs.probe);
     const floor = medianOf(runs.floor);
+    const isolated = medianOf(runs.isolated);
     const perCase = (x) => x.ms / (scenarios.length * 4);
     console.log(
       `${String(scenarios.length * 4).padStart(6)} cases: probe ${perCase(probe).toFixed(2)} ms/case ${(probe.rssKb / 1024).toFixed(0)} MB; ` +
@@ -175,6 +180,10 @@ function benchScale() {
         `time ${(probe.ms / floor.ms).toFixed(2)}x (target <= ${SCALE_TIME_TARGET}x: ${probe.ms / floor.ms <= SCALE_TIME_TARGET ? 'met' : 'MISSED'}), ` +
         `memory ${(probe.rssKb / floor.rssKb).toFixed(2)}x (target <= ${SCALE_MEMORY_TARGET}x: ${probe.rssKb / floor.rssKb <= SCALE_MEMORY_TARGET ? 'met' : 'MISSED'}); ` +
         `CPU ${(probe.cpuMs / floor.cpuMs).toFixed(2)}x`,
+    );
+    console.log(
+      `${''.padStart(6)}        the bare loop in one case thread (bench/floor.mjs --in-worker): ${perCase(isolated).toFixed(2)} ms/case ${(isolated.rssKb / 1024).toFixed(0)} MB, ` +
+        `time ${(isolated.ms / floor.ms).toFixed(2)}x the bare loop: what the isolation costs by itself; the probe is ${(probe.ms / isolated.ms).toFixed(2)}x that`,
     );
     sizes.push({ cases: scenarios.length * 4, probe, floor });
   }
