@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BOARD, BOARD_SENT, BOARD_SENT_POSTED, BOARD_STAGES, boardMovedOn, boardRead, boardStart, newBoard } from '../probe/engine/pool-protocol.ts';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { defineCase } from '../probe/core/define.ts';
@@ -75,6 +76,28 @@ describe('case pool', () => {
     expect(records[1]!.observed).toMatchObject({ outcome: 'crashed', stage: 'connect', error: { name: 'WorkerExit' } });
   });
 
+  it('records an uncaught error of a thread as a crash of the case it was running, and runs the others', async () => {
+    const shape = (id: string) => ({ id, title: id, result: auditShapes.conformingSuccess.result });
+    const scenarios = [
+      defineCase({ client: 'v1', discovery: 'warm', shape: shape('before-throw'), tool: auditTool, expected: null }),
+      defineCase({ client: 'v2', discovery: 'warm', shape: shape('worker-throws'), tool: auditTool, expected: null }),
+      defineCase({ client: 'v1', discovery: 'cold', shape: shape('after-throw'), tool: auditTool, expected: null }),
+    ];
+    const { records } = await runCasesInPool(scenarios, {
+      jobs: 1,
+      timeoutMs: 5000,
+      environment: captureEnvironment(),
+      workerUrl: pathToFileURL(join(import.meta.dirname, 'fixtures', 'pool', 'exiting-worker.mjs')),
+      workerData: { realWorker: CASE_WORKER.href },
+    });
+    expect(records.map((r) => [r.id, r.observed.outcome])).toEqual([
+      ['v1/warm/before-throw', 'returned'],
+      ['v2/warm/worker-throws', 'crashed'],
+      ['v1/cold/after-throw', 'returned'],
+    ]);
+    expect(records[1]!.observed).toMatchObject({ outcome: 'crashed', error: { name: 'TypeError', message: 'the thread fails during case 1' } });
+  });
+
   it('fails the run when a thread dies before it has loaded the clients (no respawning forever)', async () => {
     const scenario = defineCase({ client: 'v1', discovery: 'warm', shape: { id: 'x', title: 'x', result: auditShapes.conformingSuccess.result }, tool: auditTool, expected: null });
     await expect(
@@ -120,6 +143,24 @@ describe('case pool', () => {
     expect(kinds.slice(afterHttp).some((kind) => kind === 'stdio' || kind === 'http')).toBe(false);
     // Within each kind, scenario order.
     for (const part of [order.slice(0, firstOther), order.slice(firstOther, afterHttp), order.slice(afterHttp)]) expect(part).toEqual([...part].sort((a, b) => a - b));
+  });
+
+  it('reads the status board only for the case it asks about, and knows when a thread has moved past it', () => {
+    const board = new Int32Array(newBoard());
+    // Nothing started yet (a board kept across runs is back here between cases).
+    expect(boardRead(board, 0)).toEqual({ stage: 'connect', sent: undefined });
+    expect(boardMovedOn(board, 0)).toBe(false);
+    boardStart(board, 4);
+    Atomics.store(board, BOARD.stage, BOARD_STAGES.indexOf('call'));
+    Atomics.store(board, BOARD.sent, BOARD_SENT.indexOf('as-scenario') + 1);
+    expect(boardRead(board, 4)).toEqual({ stage: 'call', sent: 'as-scenario' });
+    // Another case's progress is not this one's; the thread is past case 3 (its report is on its way).
+    expect(boardRead(board, 3)).toEqual({ stage: 'connect', sent: undefined });
+    expect([boardMovedOn(board, 3), boardMovedOn(board, 4)]).toEqual([true, false]);
+    Atomics.store(board, BOARD.sent, BOARD_SENT_POSTED);
+    expect(boardRead(board, 4).sent).toBe('posted');
+    boardStart(board, 5);
+    expect(boardRead(board, 5)).toEqual({ stage: 'connect', sent: undefined });
   });
 
   it('puts the cases that only wait for a limit (the server never answers the call) on a list of their own', () => {

@@ -26,6 +26,8 @@ export function runsCases(args) {
  */
 export function startLaunchThread(bundle) {
   const board = new SharedArrayBuffer(BOARD_BYTES);
+  // No case started (probe/engine/pool-protocol.ts newBoard).
+  new Int32Array(board)[0] = -1;
   const worker = new Worker(pathToFileURL(bundle), { workerData: { board }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
   const thread = { worker, board, exited: false };
   worker.unref();

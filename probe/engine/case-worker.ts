@@ -60,6 +60,7 @@ async function runCase({ index, scenario, timeoutMs }: CaseMessage): Promise<voi
   // which can block a thread as long as a client's validator (the pool's deadline covers both).
   const result = givenResult(scenario.server);
   post({ kind: 'closed', index, lint: result ? lintResult(scenario.tool, result) : null });
+  Atomics.store(board, BOARD.running, -1);
 }
 
 // Cases run one after another in the order they came; the pool sends the next ones before this one is over.

@@ -51,6 +51,13 @@ export const BOARD_STAGES: readonly Stage[] = ['connect', 'discover', 'call'];
 export const BOARD_SENT: readonly (ServerSent & string)[] = ['as-scenario', 'nothing', 'unknown'];
 export const BOARD_SENT_POSTED = 4;
 
+/** A new board: no case started (`BOARD.running` is -1 between cases, so a board kept across runs says nothing of the last run's cases). */
+export function newBoard(): SharedArrayBuffer {
+  const board = new SharedArrayBuffer(BOARD_BYTES);
+  new Int32Array(board)[BOARD.running] = -1;
+  return board;
+}
+
 /** What a thread writes when it starts a case (stage and sent first: whoever reads `running` sees this case's). */
 export function boardStart(board: Int32Array, index: number): void {
   Atomics.store(board, BOARD.stage, 0);
@@ -60,10 +67,23 @@ export function boardStart(board: Int32Array, index: number): void {
 
 /** Where the thread was in case `index`, from the board; undefined fields: not reported (or another case's). */
 export function boardRead(board: Int32Array, index: number): { stage: Stage; sent: ServerSent | 'posted' | undefined } {
-  if (Atomics.load(board, BOARD.running) !== index) return { stage: 'connect', sent: undefined };
+  const notReported = { stage: 'connect', sent: undefined } as const;
+  if (Atomics.load(board, BOARD.running) !== index) return notReported;
   const sent = Atomics.load(board, BOARD.sent);
+  const stage = Atomics.load(board, BOARD.stage);
+  // A live thread may have moved on to its next case between these reads: then they are not this case's.
+  if (Atomics.load(board, BOARD.running) !== index) return notReported;
   return {
-    stage: BOARD_STAGES[Atomics.load(board, BOARD.stage)] ?? 'connect',
+    stage: BOARD_STAGES[stage] ?? 'connect',
     sent: sent === BOARD_SENT_POSTED ? 'posted' : sent === 0 ? undefined : BOARD_SENT[sent - 1],
   };
+}
+
+/**
+ * Whether the thread has started a case after `index`: then it is past `index`, whose report it posted
+ * before starting the next (only the main thread has not read it yet).
+ */
+export function boardMovedOn(board: Int32Array, index: number): boolean {
+  const running = Atomics.load(board, BOARD.running);
+  return running !== index && running !== -1;
 }

@@ -16,7 +16,7 @@ import { givenResult, transportOf } from '../core/fixture.ts';
 import { checksNotFinished } from '../core/lint.ts';
 import { clientPackageOf } from '../core/release.ts';
 import { PROJECT_ROOT } from '../io/project.ts';
-import { BOARD_BYTES, boardRead, type CaseWorkerData, type CaseWorkerInput, type FromCaseWorker, type ToCaseWorker } from './pool-protocol.ts';
+import { boardMovedOn, boardRead, newBoard, type CaseWorkerData, type CaseWorkerInput, type FromCaseWorker, type ToCaseWorker } from './pool-protocol.ts';
 import { recordCase } from './record.ts';
 
 /** The worker module, as bin/build.mjs bundles it. */
@@ -178,7 +178,7 @@ const boards = new WeakMap<Worker, Int32Array>();
 
 function newThread(options: Pick<PoolOptions, 'workerUrl' | 'workerData'>, input: CaseWorkerInput, key: string): Worker {
   const launched = options.workerUrl === undefined && options.workerData === undefined ? takeLaunchThread() : undefined;
-  const board = launched?.board ?? new SharedArrayBuffer(BOARD_BYTES);
+  const board = launched?.board ?? newBoard();
   // The worker drops what a client or server prints in it (case-worker.ts): no output streams to keep
   // open here, so an idle, unref'd thread holds nothing that keeps the process alive.
   const data: CaseWorkerData = { board, input };
@@ -342,19 +342,29 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         const message: ToCaseWorker = { kind: 'case', index, scenario: scenarios[index]!, timeoutMs: options.timeoutMs };
         worker.postMessage(message);
       };
+      /**
+       * A timer for case `index` that stops the thread unless the thread has moved on to a later case
+       * (then this case's report is on its way, and the timer looks again after the grace).
+       */
+      const unlessMovedOn = (index: number, ms: number, timer: 'deadline' | 'cleanup', onStuck: () => void): NodeJS.Timeout =>
+        setTimeout(() => {
+          if (running?.index !== index) return;
+          if (boardMovedOn(board, index)) {
+            running[timer] = unlessMovedOn(index, GRACE_MS, timer, onStuck);
+            return;
+          }
+          onStuck();
+          stop();
+        }, ms);
       /** The case the thread runs now: its deadline starts (a little after the thread started it, never before). */
       const begin = (index: number) => {
         const scenario = scenarios[index]!;
         const limitMs = limitOf(index);
-        const deadline = setTimeout(() => {
-          // The case's thread did not report within its limit and the grace: record what is known, stop it.
-          const at = running;
-          if (at) {
-            const { stage, sent } = boardRead(board, index);
-            settle(index, { outcome: 'timeout', stage, afterMs: limitMs, serverSent: sentOf(at, sent, scenario) }, clientPackage(scenario.client));
-          }
-          stop();
-        }, limitMs + GRACE_MS);
+        // The case's thread did not report within its limit and the grace: record what is known, stop it.
+        const deadline = unlessMovedOn(index, limitMs + GRACE_MS, 'deadline', () => {
+          const { stage, sent } = boardRead(board, index);
+          settle(index, { outcome: 'timeout', stage, afterMs: limitMs, serverSent: sentOf(running!, sent, scenario) }, clientPackage(scenario.client));
+        });
         running = { index, sent: undefined, deadline };
       };
       /** Keeps the thread busy: a case running and, while work is left, QUEUE_DEPTH queued behind it. */
@@ -388,7 +398,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
             clearTimeout(running.deadline);
             settle(message.index, message.observation, message.clientPackage);
             // Closing the case's client and server is bounded too; a thread that cannot is replaced.
-            running.cleanup = setTimeout(stop, 2 * limitOf(message.index) + GRACE_MS);
+            running.cleanup = unlessMovedOn(message.index, 2 * limitOf(message.index) + GRACE_MS, 'cleanup', () => {});
             return;
           }
           case 'closed': {
@@ -416,8 +426,14 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         }
         stop();
       };
-      const onError = (error: Error) => died(error.name, portableMessage(error.message));
-      const onExit = (code: number) => died('WorkerExit', `the case's thread exited (code ${code}) before the case was recorded`);
+      // An uncaught error is told apart from the thread's messages (it comes on another port), so it can
+      // arrive before the report of a case the thread had finished; the exit that follows comes after them
+      // all. The error is kept, and the case is recorded at the exit.
+      let failure: { name: string; text: string } | undefined;
+      const onError = (error: Error) => {
+        failure ??= { name: error.name, text: portableMessage(error.message) };
+      };
+      const onExit = (code: number) => died(failure?.name ?? 'WorkerExit', failure?.text ?? `the case's thread exited (code ${code}) before the case was recorded`);
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);

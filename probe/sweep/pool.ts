@@ -45,6 +45,7 @@ export function startSweepWorkersEarly(workerUrl: URL, count: number): void {
   const holder = globalThis as { [LAUNCH_SWEEP_WORKER]?: { worker: Worker; exited: boolean } };
   const launched = holder[LAUNCH_SWEEP_WORKER];
   delete holder[LAUNCH_SWEEP_WORKER];
+  if (launched && count <= 0) void launched.worker.terminate();
   if (launched && !launched.exited && count > 0) {
     launched.worker.once('exit', () => {
       if (early.includes(launched.worker)) early.splice(early.indexOf(launched.worker), 1);
