@@ -121,8 +121,13 @@ export async function buildCli(stamp = sourceStamp()) {
         banner: { js: REQUIRE_BANNER },
       }),
       // The command's thread: its libraries inlined; the SDKs stay external (loaded only by in-process runs).
+      // Minified like the case runners: unminified, the comments esbuild keeps included non-ASCII text (zod's
+      // locales, ours), which made V8 hold the whole 2 MB source as a two-byte string (4.3 MB of the
+      // command thread's heap).
       build({
         ...common,
+        minifyWhitespace: true,
+        minifySyntax: true,
         entryPoints: { cli: join(PROJECT_ROOT, 'probe', 'commands', 'main.ts') },
         external: ['esbuild', '@modelcontextprotocol/*', ...ECOSYSTEM_PACKAGES],
         banner: { js: REQUIRE_BANNER },
