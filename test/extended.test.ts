@@ -7,6 +7,7 @@ import type { ResultFile } from '../probe/core/domain.ts';
 import { describeMismatch } from '../probe/render/describe.ts';
 import { parseResultText, serializeResult } from '../probe/io/json-files.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
+import { ecosystemMatrix } from '../scenarios/ecosystem.ts';
 import { extendedMatrix } from '../scenarios/extended/index.ts';
 import { ROOT } from './helpers/cli.ts';
 import { pinnedPart, pinnedRun } from './helpers/pinned-run.ts';
@@ -38,6 +39,15 @@ describe('the extended matrix', () => {
       expect(scenario.question?.length, scenario.id).toBeGreaterThan(20);
       expect(scenario.reference?.length, scenario.id).toBeGreaterThan(10);
     }
+  });
+
+  // A case the client's own limit must end keeps the probe's limit far behind it, so a slow start on a
+  // busy machine cannot let the probe's limit win and change the recorded outcome (it did at load 3 with
+  // 500 ms against 150 ms). The ecosystem matrix's faults too.
+  it("gives every case with a client limit a probe limit far past it (seconds, not milliseconds)", () => {
+    const withClientLimit = [...extendedMatrix.scenarios, ...ecosystemMatrix.scenarios].filter((s) => s.clientTimeoutMs !== undefined);
+    expect(withClientLimit.length).toBeGreaterThanOrEqual(2 + 3);
+    for (const scenario of withClientLimit) expect({ id: scenario.id, margin: (scenario.timeoutMs ?? 5000) - scenario.clientTimeoutMs! >= 2000 }).toEqual({ id: scenario.id, margin: true });
   });
 
   it('shares no case id with the audit, so --matrix all can run both', () => {
