@@ -1,13 +1,14 @@
 // Every bad input and environment problem in README › Reliability, one row each: the CLI in-process
 // (test/helpers/main.ts) in temporary folders. Each must exit 2 with one line naming the file, flag or
 // field, print nothing to stdout, and leave what was on disk as it was.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { MAX_INPUT_BYTES } from '../probe/io/files.ts';
-import { ROOT } from './helpers/cli.ts';
+import { LAUNCHER, ROOT } from './helpers/cli.ts';
 import { runMain, type MainRun } from './helpers/main.ts';
 import { TEST_RESULTS } from './helpers/test-project.ts';
 
@@ -54,6 +55,49 @@ function folder() {
 }
 type Folder = ReturnType<typeof folder>;
 
+/** Linux: the processes `pid` started (its threads' children included). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+}
+const commandLine = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+};
+/** The CPU time `pid` has used (user + system; /proc/PID/stat fields 14 and 15, in clock ticks of 10 ms). */
+const cpuMs = (pid: number) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+};
+/** Still running (a zombie, ended but not yet reaped by its new parent, is not). */
+const isRunning = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+/** Polls `probe` every 50 ms until it gives something, for at most `ms`. */
+async function until<T>(probe: () => T | undefined, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const found = probe();
+    if (found !== undefined) return found;
+    if (Date.now() > end) throw new Error(`nothing within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 function expectUsageError(run: MainRun, message: RegExp): void {
   expect(run.stderr).toMatch(message);
   expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -93,6 +137,8 @@ describe('bad input files: exit 2 naming the file, before anything runs', () => 
     ['--recorded: a file over 64 MiB', (f) => ['--recorded', f.huge('r.json')], /r\.json: the recorded result is \d+ bytes, over the limit/],
     ['--recorded: JSON nested 2,000 levels deep', (f) => ['--recorded', f.file('r.json', deepJson(2000))], /r\.json: JSON nested more than 256 levels deep/],
     ['--recorded: not JSON', (f) => ['--recorded', f.file('r.json', '[')], /r\.json: not valid JSON/],
+    // V8's message quotes the start of the text, line break included: still one line (escaped).
+    ['--recorded: short text with a line break, not JSON', (f) => ['--recorded', f.file('r.json', 'not json\n')], /r\.json: not valid JSON \(.*"not json\\n"/],
     // sweep --baseline FILE (read before any release is resolved: no registry needed)
     ['sweep --baseline: JSON nested 2,000 levels deep', (f) => ['sweep', '--v1', '1.32.2', '--baseline', f.file('b.json', deepJson(2000))], /b\.json: JSON nested more than 256 levels deep/],
     ['sweep --baseline: /dev/zero', () => ['sweep', '--v1', '1.32.2', '--baseline', '/dev/zero'], /\/dev\/zero: the sweep baseline is a device/],
@@ -135,6 +181,23 @@ describe('TypeScript scenario files run in a child process with a time limit', (
     },
     45_000,
   );
+
+  // A looping module never reads its IPC channel, so only the probe can end its child: stopped by a
+  // signal while one loads (a CI job cancelled), the probe used to leave it spinning, its parent gone.
+  it.runIf(process.platform === 'linux').each(['SIGTERM', 'SIGINT'] as const)('%s while a looping module loads: the probe ends its loader child, then itself by that signal', async (signal) => {
+    const f = folder();
+    f.file('in/a.ts', 'for (;;) {}\nexport default {};\n');
+    const probe = spawn(process.execPath, [LAUNCHER, '--scenarios', f.at('in'), '--out', f.at('out.json')], { stdio: 'ignore' });
+    const loader = await until(() => childrenOf(probe.pid!).find((pid) => commandLine(pid).includes('--input-type=module')), 20_000);
+    onTestFinished(() => void (isRunning(loader) && process.kill(loader, 'SIGKILL'))); // left spinning if this fails
+    // Spinning in the module (half a second of CPU: more than Node's start-up and the bundle's import).
+    await until(() => (cpuMs(loader) >= 500 ? true : undefined), 20_000);
+    probe.kill(signal);
+    const [code, taken] = (await once(probe, 'exit')) as [number | null, NodeJS.Signals | null];
+    expect({ code, taken }).toEqual({ code: null, taken: signal });
+    expect(await until(() => (isRunning(loader) ? undefined : true), 5_000)).toBe(true);
+    expect(readdirSync(f.dir)).not.toContain('out.json');
+  }, 30_000);
 
   it('loads a .ts file outside the checkout as an ES module, whatever package.json is beside it', async () => {
     const f = folder();
@@ -241,6 +304,10 @@ describe('small validations', () => {
     ['--timeout above 2^31-1', ['--timeout', '99999999999'], /--timeout takes at most 2147483647 milliseconds, got '99999999999'/],
     ['replay --timeout above 2^31-1', ['replay', CAPTURE, '--timeout', '2147483648'], /--timeout takes at most 2147483647 milliseconds/],
     ['sweep --timeout above 2^31-1', ['sweep', '--v1', '1.32.2', '--timeout', '2147483648'], /--timeout takes at most 2147483647 milliseconds/],
+    ["replay --case ''", ['replay', CAPTURE, '--case', ''], /--case '': an empty pattern/],
+    ['replay --case v1 --case nomatch (one pattern matching nothing)', ['replay', CAPTURE, '--case', 'v1', '--case', 'nomatch'], /--case nomatch matches no case of this replay; ids look like v1\//],
+    ['sweep --case v1 --case nomatch', ['sweep', '--v1', '1.32.2', '--case', 'v1', '--case', 'nomatch'], /--case nomatch matches no case of matrix audit/],
+    ['a flag value with a line break in it', ['--jobs', '1\n2'], /--jobs takes a whole number above 0, got '1\\n2'/],
   ])('%s exits 2 naming it', async (_input, args, message) => {
     const f = folder();
     const run = await runMain([...args, '--out', f.at('out.json')]);
@@ -254,4 +321,26 @@ describe('small validations', () => {
     expect(run.stdout).toContain('Compared with results/recorded-extended.json: 1 matched, 151 unchecked\n  151 unchecked (not selected by --case)\n');
     expect(run.stdout.match(/unchecked/g)).toHaveLength(2);
   });
+});
+
+describe("--timeout up to its maximum: the timers computed from it stay within what Node's timers take", () => {
+  // The pool's deadline is the limit plus a grace and its cleanup twice the limit; a sweep worker's is the
+  // sum of its cases' limits. Unclamped, each went over 2^31-1 ms and fired after 1 ms: every case a
+  // `timeout (connect)` at the maximum, and rule checks cut short ("checks-not-finished") from half of it.
+  it.each([2 ** 31 - 1, 2 ** 30 + 500])('--timeout %i: the audit runs as with the default', async (timeout) => {
+    const f = folder();
+    const run = await runMain(['--timeout', String(timeout), '--out', f.at('out.json')]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('13 matched');
+    expect(readFileSync(f.at('out.json'), 'utf8')).not.toContain('checks-not-finished');
+  }, 30_000);
+
+  it('sweep --timeout 2147483647: the release runs its cases, not a worker timeout', async () => {
+    const f = folder();
+    const run = await runMain(['sweep', '--v1', PINNED_V1, '--case', 'v1/warm/*', '--timeout', String(2 ** 31 - 1), '--baseline', f.at('none.json'), '--out', f.at('out.json')]);
+    expect(run.stderr).not.toMatch(/no answer from the release's worker/);
+    const result = JSON.parse(readFileSync(f.at('out.json'), 'utf8')) as { releases: { status: string }[] };
+    expect(result.releases.map((release) => release.status)).toEqual(['ran']);
+  }, 60_000);
 });

@@ -19,7 +19,7 @@ import { dirname, resolve } from 'node:path';
 import { defaultJobs, startCaseThreadEarly } from '../engine/pool.ts';
 import { combineHeaders, environmentFor, streamMatrices, type StreamedPart } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
-import { caseMatcher, selectScenarios } from '../core/select.ts';
+import { checkCasePatternsGiven, checkCasePatternsMatch, selectScenarios } from '../core/select.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, RUNS_FROM_CHECKOUT, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
 
 export interface AuditOptions {
@@ -122,9 +122,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   if (options.update && options.recorded === undefined && !RUNS_FROM_CHECKOUT) {
     throw new InputError('--update would rewrite the recorded result inside the installed package; record into a file of your own with --recorded FILE');
   }
-  for (const pattern of options.case) {
-    if (pattern.trim() === '') throw new InputError(`--case '${pattern}': an empty pattern; name cases by id, glob or word`);
-  }
+  checkCasePatternsGiven(options.case);
   // Every path this run writes is checked before any work: a bad --out changes nothing and costs nothing.
   const out = options.out === undefined ? undefined : resolveFrom(io, options.out, DEFAULT_OUT);
   const inputs = recordedPaths.map((path) => ({ path, what: 'recorded result' }));
@@ -151,13 +149,11 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     }),
   );
   const selectedUser = selectScenarios(userScenarios, options.case);
-  // Every pattern must select something: a typo in one of several would otherwise narrow the run silently.
-  const allIds = [...matrices.flatMap((m) => m.scenarios), ...userScenarios].map((s) => s.id);
-  for (const pattern of options.case) {
-    if (!allIds.some(caseMatcher(pattern))) {
-      throw new InputError(`--case ${pattern} matches no case of matrix ${names.length === 1 ? names[0] : 'all'}${userScenarios.length > 0 ? ' or --scenarios' : ''}; ids look like ${allIds[0]}`);
-    }
-  }
+  checkCasePatternsMatch(
+    options.case,
+    [...matrices.flatMap((m) => m.scenarios), ...userScenarios].map((s) => s.id),
+    `matrix ${names.length === 1 ? names[0] : 'all'}${userScenarios.length > 0 ? ' or --scenarios' : ''}`,
+  );
   // --format repro: exactly one case, reproducible standalone, into a new or empty folder; checked first.
   const reproDir = format === 'repro' ? checkReproRequest(options.out, [...selected.flat(), ...selectedUser], io) : undefined;
   // Read (and validate) the recorded results before running anything, so bad input changes nothing.

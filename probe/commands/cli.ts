@@ -6,9 +6,10 @@ import type { CliIo } from './io.ts';
 import type { ExploreOptions } from './explore.ts';
 import type { ReplayOptions } from './replay.ts';
 import type { SweepOptions, SweepReportOptions } from './sweep.ts';
-import { InputError } from '../core/errors.ts';
+import { InputError, oneLine } from '../core/errors.ts';
 import { EXIT } from '../core/exit-code.ts';
 import { HARNESS } from '../core/harness.ts';
+import { MAX_TIMER_MS } from '../core/timer.ts';
 import { DEFAULT_TIMEOUT_MS } from '../engine/run.ts';
 
 export type { CliIo } from './io.ts';
@@ -35,9 +36,6 @@ function integer(flag: string) {
   };
 }
 
-/** Node's timers take at most 2^31-1 ms (about 24.8 days); a longer one fires at once. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 const jobsOption = (what: string, default_: string) =>
@@ -45,7 +43,7 @@ const jobsOption = (what: string, default_: string) =>
 
 const timeoutOption = () =>
   new Option('--timeout <ms>', 'per-case time limit; a case still running is recorded as a timeout')
-    .argParser(positiveInteger('--timeout', ' of milliseconds', MAX_TIMEOUT_MS))
+    .argParser(positiveInteger('--timeout', ' of milliseconds', MAX_TIMER_MS))
     .default(DEFAULT_TIMEOUT_MS);
 
 function reportOptions(command: Command, defaultOut: string): Command {
@@ -180,7 +178,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
-      io.stderr(`${HARNESS.name}: ${error.message.replace(/^error: /, '')} (see --help)\n`);
+      io.stderr(`${HARNESS.name}: ${oneLine(error.message.replace(/^error: /, ''))} (see --help)\n`);
       return EXIT.usage;
     }
     throw error;
@@ -190,7 +188,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return await action();
   } catch (error) {
     if (error instanceof InputError) {
-      io.stderr(`${HARNESS.name}: ${error.message}\n`);
+      io.stderr(`${HARNESS.name}: ${oneLine(error.message)}\n`);
       return EXIT.usage;
     }
     throw error;

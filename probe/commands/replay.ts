@@ -6,7 +6,7 @@ import { exitCodeFor } from '../core/exit-code.ts';
 import { parseExpectRule } from '../core/expect-spec.ts';
 import { replayMatrix } from '../../scenarios/replay.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
-import { caseMatcher, parseClientLines, selectScenarios } from '../core/select.ts';
+import { caseMatcher, checkCasePatternsMatch, parseClientLines, selectScenarios } from '../core/select.ts';
 import { installedClientLines, runMatrix } from '../engine/run.ts';
 import { displayPath, paintFor, RESULTS_DIR, type CliIo } from './io.ts';
 import { checkEmitOutputs, defaultJsonPathFor, emit, guardedPaths, parseFormat } from './report.ts';
@@ -43,8 +43,8 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
       throw new InputError(`--expect ${rule.pattern}=${rule.word}: the pattern matches no case; ids look like ${matrix.scenarios[0]?.id}`);
     }
   }
+  checkCasePatternsMatch(options.case, matrix.scenarios.map((s) => s.id), 'this replay');
   const selected = selectScenarios(matrix.scenarios, options.case);
-  if (selected.length === 0) throw new InputError(`--case ${options.case.join(', ')} matches no case of this replay; ids look like ${matrix.scenarios[0]?.id}`);
   const reproDir = format === 'repro' ? checkReproRequest(options.out, selected, io) : undefined;
   const result = await runMatrix(matrix, selected, { timeoutMs: options.timeout, pool: { ...(options.jobs !== undefined && { jobs: options.jobs }) } });
   const repro = reproDir !== undefined ? reproFiles(selected[0]!, result, options.timeout) : undefined;

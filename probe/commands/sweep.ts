@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import type { Matrix, ResultFile, Scenario } from '../core/domain.ts';
-import { caseMatcher, selectScenarios } from '../core/select.ts';
+import { checkCasePatternsGiven, checkCasePatternsMatch, selectScenarios } from '../core/select.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { renderSweepHtml } from '../render/sweep-html.ts';
 import { renderSweepMarkdown } from '../render/sweep-markdown.ts';
@@ -130,9 +130,7 @@ interface SweptMatrix {
 /** --matrix, --scenarios and --case, as the audit reads them, into the one matrix every release runs. */
 async function sweptMatrix(options: SweepOptions, io: CliIo): Promise<SweptMatrix> {
   const names = chosenMatrices(options.matrix);
-  for (const pattern of options.case) {
-    if (pattern.trim() === '') throw new InputError(`--case '${pattern}': an empty pattern; name cases by id, glob or word`);
-  }
+  checkCasePatternsGiven(options.case);
   if (options.update && options.case.length > 0) throw new InputError('--update records the whole matrix; drop --case to use it');
   const matrices = await Promise.all(names.map((name) => MATRICES[name]()));
   let user: Scenario[] = [];
@@ -144,11 +142,7 @@ async function sweptMatrix(options: SweepOptions, io: CliIo): Promise<SweptMatri
   const ids = new Set<string>();
   const builtIn = matrices.flatMap((m) => m.scenarios).filter((s) => !ids.has(s.id) && Boolean(ids.add(s.id)));
   const all = [...builtIn, ...user];
-  for (const pattern of options.case) {
-    if (!all.some((s) => caseMatcher(pattern)(s.id))) {
-      throw new InputError(`--case ${pattern} matches no case of matrix ${names.length === 1 ? names[0] : 'all'}${user.length > 0 ? ' or --scenarios' : ''}; ids look like ${all[0]?.id}`);
-    }
-  }
+  checkCasePatternsMatch(options.case, all.map((s) => s.id), `matrix ${names.length === 1 ? names[0] : 'all'}${user.length > 0 ? ' or --scenarios' : ''}`);
   const scenarios = selectScenarios(all, options.case);
   const builtInIds = new Set(selectScenarios(builtIn, options.case).map((s) => s.id));
   const first = matrices[0]!;

@@ -5,3 +5,13 @@
 export class InputError extends Error {
   override readonly name = 'InputError';
 }
+
+const LINE_BREAKS = { '\r': '\\r', '\n': '\\n', '\u2028': '\\u2028', '\u2029': '\\u2029' } as const;
+
+/**
+ * A message as the one line the CLI promises: a line break inside it (a file name, a flag's value, the
+ * text JSON.parse quotes from a file that is not JSON) is shown escaped, `\n`, as in a JSON string.
+ */
+export function oneLine(message: string): string {
+  return message.replace(/[\r\n\u2028\u2029]/g, (cut) => LINE_BREAKS[cut as keyof typeof LINE_BREAKS]);
+}

@@ -17,6 +17,24 @@ export function caseMatcher(pattern: string): (id: string) => boolean {
   };
 }
 
+/** An empty `--case` pattern names nothing: an input error, said before any other input is read. */
+export function checkCasePatternsGiven(patterns: readonly string[]): void {
+  for (const pattern of patterns) {
+    if (pattern.trim() === '') throw new InputError(`--case '${pattern}': an empty pattern; name cases by id, glob or word`);
+  }
+}
+
+/**
+ * Every `--case` pattern must select a case among `ids` (`of` says whose: "matrix audit", "this replay"):
+ * a typo in one of several would otherwise narrow the run silently (issue 10).
+ */
+export function checkCasePatternsMatch(patterns: readonly string[], ids: readonly string[], of: string): void {
+  checkCasePatternsGiven(patterns);
+  for (const pattern of patterns) {
+    if (!ids.some(caseMatcher(pattern))) throw new InputError(`--case ${pattern} matches no case of ${of}; ids look like ${ids[0]}`);
+  }
+}
+
 export function selectScenarios(scenarios: readonly Scenario[], patterns: readonly string[]): Scenario[] {
   if (patterns.length === 0) return [...scenarios];
   const matchers = patterns.map(caseMatcher);

@@ -15,6 +15,7 @@ import type { CaseRecord, ClientLine, Environment, Finding, Observation, Scenari
 import { givenResult, transportOf } from '../core/fixture.ts';
 import { checksNotFinished } from '../core/lint.ts';
 import { clientPackageOf } from '../core/release.ts';
+import { timerDelay } from '../core/timer.ts';
 import { PROJECT_ROOT } from '../io/project.ts';
 import { boardMovedOn, boardRead, newBoard, type CaseWorkerData, type CaseWorkerInput, type FromCaseWorker, type ToCaseWorker } from './pool-protocol.ts';
 import { recordCase } from './record.ts';
@@ -355,7 +356,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
           }
           onStuck();
           stop();
-        }, ms);
+        }, timerDelay(ms));
       /** The case the thread runs now: its deadline starts (a little after the thread started it, never before). */
       const begin = (index: number) => {
         const scenario = scenarios[index]!;

@@ -4,7 +4,7 @@
 // (no file system, no child processes, no workers; the network is not restricted) with a time limit.
 // The child sends the default export back as JSON, which the parent validates like a JSON scenario file.
 // Whatever the module does at import (exit, throw, loop, print) is an InputError naming the file.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { basename, dirname } from 'node:path';
 import { InputError } from '../core/errors.ts';
 import { MAX_INPUT_BYTES, parseJsonText, readInputText } from './files.ts';
@@ -14,6 +14,7 @@ export const SCENARIO_LOAD_TIMEOUT_MS = 10_000;
 
 /** What the child runs: read the bundle from stdin, import it, send its default export as JSON. */
 const RUNNER = `
+process.on('disconnect', () => process.exit(1)); // the probe is gone: nobody waits for the answer
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const source = Buffer.concat(chunks).toString('utf8');
@@ -49,6 +50,33 @@ function permissionFlags(): string[] {
 
 type Reply = { kind: 'none' } | { kind: 'value'; json: string } | { kind: 'error'; message: string };
 
+/**
+ * Loader children alive now. A module looping at import never lets its child read anything (not even the
+ * closed IPC channel), so if the probe is stopped by a signal meanwhile, the child would outlive it,
+ * spinning (`kill -TERM` of the probe, a CI job cancelled): the probe kills them first, then takes the
+ * signal as if it had no handler (its exit status says which signal). A SIGKILL cannot be caught; a
+ * child then ends at its next turn of the event loop, on the closed channel.
+ */
+const liveChildren = new Set<ChildProcess>();
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+function stopChildren(signal: NodeJS.Signals): void {
+  for (const child of liveChildren) child.kill('SIGKILL');
+  for (const name of STOP_SIGNALS) process.off(name, stopChildren);
+  process.kill(process.pid, signal);
+}
+
+function watchChild(child: ChildProcess): void {
+  if (liveChildren.size === 0) for (const name of STOP_SIGNALS) process.on(name, stopChildren);
+  liveChildren.add(child);
+  const forget = () => {
+    if (!liveChildren.delete(child)) return;
+    if (liveChildren.size === 0) for (const name of STOP_SIGNALS) process.off(name, stopChildren);
+  };
+  child.once('close', forget);
+  child.once('error', forget);
+}
+
 const KEEP = 4096;
 const firstLine = (text: string) => text.trim().split('\n')[0]?.slice(0, 200) ?? '';
 
@@ -60,6 +88,7 @@ function runInChild(code: string, cwd: string, shown: string): Promise<Reply> {
       env: {},
       stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
     });
+    watchChild(child);
     let stdout = '';
     let stderr = '';
     let reply: Reply | undefined;

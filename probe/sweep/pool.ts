@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Environment, ErrorInfo, Matrix } from '../core/domain.ts';
+import { timerDelay } from '../core/timer.ts';
 import type { LoadableRelease } from '../releases/cache.ts';
 import type { WorkerInput, WorkerOutput } from './protocol.ts';
 import type { ReleaseRun } from './model.ts';
@@ -103,7 +104,7 @@ function releaseThread(workerUrl: URL) {
           worker = undefined;
           void thread.terminate();
           settle(lost('timeout', 'Timeout', `no answer from the release's worker within ${limitMs} ms`));
-        }, limitMs);
+        }, timerDelay(limitMs));
         answer = (outcome) => {
           clearTimeout(timer);
           resolve(outcome);
