@@ -6,13 +6,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BOARD, BOARD_SENT, BOARD_SENT_POSTED, BOARD_STAGES, boardMovedOn, boardRead, boardStart, newBoard } from '../probe/engine/pool-protocol.ts';
+import { BEAT_MS, BOARD, BOARD_BYTES, BOARD_SENT, BOARD_SENT_POSTED, BOARD_STAGES, boardBeat, boardMovedOn, boardRead, boardStart, newBoard } from '../probe/engine/pool-protocol.ts';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { defineCase } from '../probe/core/define.ts';
 import { ResultFileSchema } from '../probe/core/domain.ts';
 import { CASE_WORKER, dispatchOrder, dispatchPlan, runCasesInPool, waitsForLimit } from '../probe/engine/pool.ts';
-import { LAUNCH_THREAD, runsCases, runsSweep, startLaunchThread, YOUNG_GENERATION_MB } from '../probe/bin/launch-threads.mjs';
+import { BOARD_BYTES as BOARD_BYTES_AT_LAUNCH, LAUNCH_THREAD, runsCases, runsSweep, startLaunchThread, YOUNG_GENERATION_MB } from '../probe/bin/launch-threads.mjs';
 import { extendedMatrix } from '../scenarios/extended/index.ts';
 import { captureEnvironment } from '../probe/io/environment.ts';
 import { auditShapes, auditTool } from '../scenarios/audit.ts';
@@ -53,6 +53,34 @@ describe('case pool', () => {
     // That the run finished at all shows the pool's deadline ended the stuck cases: the validator alone would
     // take far longer than this test's limit. No wall-clock assertion (shared, noisy machines).
   }, 60_000);
+
+  it('stops a thread whose heartbeat stands still past the limit without waiting out the grace (its validator, then its rule checks)', async () => {
+    // The grace is a minute here: a thread stopped only after it would take the test past its own limit.
+    // Stopped on its heartbeat, each stuck case ends at its limit plus BLOCKED_MS (and a new thread).
+    const value = `${'a'.repeat(40)}b`;
+    const tool = { name: 'redos', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { v: { type: 'string', pattern: '^(a+)+$' } }, required: ['v'] } };
+    const shape = { id: 'redos', title: 'redos', result: { content: [{ type: 'text', text: value }], structuredContent: { v: value } } };
+    const scenarios = [
+      // Blocked in the client's validator during the call.
+      defineCase({ client: 'v1', discovery: 'warm', shape, tool, expected: null }),
+      // Returned at once (no tools/list, no validation), then blocked in the probe's own rule checks.
+      defineCase({ client: 'v2', discovery: 'cold', shape, tool, expected: null }),
+      defineCase({ client: 'v1', discovery: 'cold', shape: { ...shape, id: 'fine', result: auditShapes.conformingSuccess.result }, tool: auditTool, expected: null }),
+    ];
+    const lints: Record<string, string[] | null> = {};
+    const { records } = await runCasesInPool(scenarios, {
+      jobs: 1,
+      timeoutMs: 1000,
+      graceMs: 60_000,
+      environment: ownEnvironment('heartbeat'),
+      onCaseDone: (index, _record, lint) => void (lints[scenarios[index]!.id] = lint?.map((f) => f.rule) ?? null),
+    });
+    expect(records.map((r) => r.observed.outcome)).toEqual(['timeout', 'returned', 'returned']);
+    expect(records[0]!.observed).toMatchObject({ stage: 'call', afterMs: 1000 });
+    expect(lints['v2/cold/redos']).toEqual(['checks-not-finished']);
+    expect(lints['v1/cold/fine']).not.toBeNull();
+    expect(lints['v1/cold/fine']).not.toContain('checks-not-finished');
+  }, 30_000);
 
   it('records a thread that dies mid-case as a crash of that case, and runs the others', async () => {
     const shape = (id: string) => ({ id, title: id, result: auditShapes.conformingSuccess.result });
@@ -189,6 +217,20 @@ describe('case pool', () => {
     // Taken, and it ran them: its ready, then each case's observation and close.
     expect((globalThis as Record<symbol, unknown>)[LAUNCH_THREAD]).toBeUndefined();
     expect(messages).toEqual(['ready', ...scenarios.flatMap(() => ['observed', 'closed'])]);
+  });
+
+  it("beats on its board while its loop turns (a case thread as bin/launch.mjs starts it, board of the pool's size)", async () => {
+    expect(BOARD_BYTES_AT_LAUNCH).toBe(BOARD_BYTES);
+    const thread = startLaunchThread(fileURLToPath(CASE_WORKER));
+    try {
+      const board = new Int32Array(thread.board);
+      const first = boardBeat(board);
+      // A few beats, however slow the machine (polled, no wall-clock bound but the test's own).
+      while (boardBeat(board) < first + 3) await new Promise((resolve) => setTimeout(resolve, BEAT_MS));
+      expect(boardBeat(board)).toBeGreaterThanOrEqual(first + 3);
+    } finally {
+      await thread.worker.terminate();
+    }
   });
 
   it('does not adopt a thread started with another young generation (it is ended) and runs the case anyway', async () => {

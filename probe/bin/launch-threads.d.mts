@@ -8,3 +8,4 @@ export declare function startLaunchThread(bundle: string): { worker: Worker; boa
 export declare const LAUNCH_SWEEP_WORKER: unique symbol;
 export declare function runsSweep(args: readonly string[]): boolean;
 export declare function startLaunchSweepWorker(bundle: string): { worker: Worker; exited: boolean };
+export declare const BOARD_BYTES: number;

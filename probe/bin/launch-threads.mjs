@@ -9,7 +9,7 @@ export const LAUNCH_THREAD = Symbol.for('mcp-sdk-probe.launch-thread');
 /** Same young generation as probe/engine/pool.ts YOUNG_GENERATION_MB (the pool adopts only a thread that has it). */
 export const YOUNG_GENERATION_MB = 4;
 /** The status board's size (probe/engine/pool-protocol.ts BOARD_BYTES). */
-const BOARD_BYTES = 3 * Int32Array.BYTES_PER_ELEMENT;
+export const BOARD_BYTES = 4 * Int32Array.BYTES_PER_ELEMENT;
 
 /**
  * Whether a command line's first work is running cases in the case pool: the audit, whatever its options,

@@ -13,7 +13,7 @@ import { lintResult } from '../core/lint.ts';
 import { loadInMemoryFixture } from '../fixtures/index.ts';
 import { describeError, observe } from './observe.ts';
 import { pinnedClient } from './run.ts';
-import { BOARD, BOARD_SENT, BOARD_SENT_POSTED, BOARD_STAGES, boardStart, type CaseWorkerData, type CaseWorkerInput, type FromCaseWorker, type ToCaseWorker } from './pool-protocol.ts';
+import { BEAT_MS, BOARD, BOARD_SENT, BOARD_SENT_POSTED, BOARD_STAGES, boardStart, type CaseWorkerData, type CaseWorkerInput, type FromCaseWorker, type ToCaseWorker } from './pool-protocol.ts';
 
 // What a client or server prints in this thread is not the probe's output.
 for (const stream of [process.stdout, process.stderr]) stream.write = (() => true) as typeof stream.write;
@@ -24,6 +24,9 @@ const port = parentPort!;
 const post = (message: FromCaseWorker) => port.postMessage(message);
 
 const clients = {} as Record<ClientLine, ClientUnderTest>;
+
+// The heartbeat (pool-protocol.ts BEAT_MS): it stands still exactly when this thread's own timers cannot fire.
+setInterval(() => Atomics.add(board, BOARD.beat, 1), BEAT_MS).unref();
 
 /** Loads the run's clients, then says whether it could: the pool hands out cases only after `ready`. */
 async function configure(input: CaseWorkerInput): Promise<void> {

@@ -36,13 +36,21 @@ export type FromCaseWorker =
   | { readonly kind: 'closed'; readonly index: number; readonly lint: Finding[] | null };
 
 /**
- * The status board: three Int32 slots of shared memory a case thread writes as a case goes and the pool
+ * The status board: four Int32 slots of shared memory a case thread writes as a case goes and the pool
  * reads only when it has to stop the thread (a deadline passed, the thread died). A message per step
  * cost about as much as a tenth of an in-memory case; a store costs nothing, and a thread stuck in a
- * client's code has already written where it was.
+ * client's code has already written where it was. `beat` is the thread's heartbeat (BEAT_MS).
  */
-export const BOARD = { running: 0, stage: 1, sent: 2 } as const;
-export const BOARD_BYTES = 3 * Int32Array.BYTES_PER_ELEMENT;
+export const BOARD = { running: 0, stage: 1, sent: 2, beat: 3 } as const;
+export const BOARD_BYTES = 4 * Int32Array.BYTES_PER_ELEMENT;
+
+/**
+ * A case thread counts `BOARD.beat` up this often, from a timer of its event loop. A beat that stands
+ * still tells the pool the loop is not turning (a client stuck in a validator's backtracking, a rule
+ * check meeting the same pattern): then the case's own timer cannot fire either, and the pool need not
+ * wait out its grace before stopping the thread.
+ */
+export const BEAT_MS = 100;
 /** `BOARD.stage`: the index of the stage here. */
 export const BOARD_STAGES: readonly Stage[] = ['connect', 'discover', 'call'];
 /**
@@ -77,6 +85,11 @@ export function boardRead(board: Int32Array, index: number): { stage: Stage; sen
     stage: BOARD_STAGES[stage] ?? 'connect',
     sent: sent === BOARD_SENT_POSTED ? 'posted' : sent === 0 ? undefined : BOARD_SENT[sent - 1],
   };
+}
+
+/** The thread's heartbeat count (BEAT_MS): the same twice BEAT_MS apart or more, its event loop is not turning. */
+export function boardBeat(board: Int32Array): number {
+  return Atomics.load(board, BOARD.beat);
 }
 
 /**

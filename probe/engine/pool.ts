@@ -17,18 +17,25 @@ import { checksNotFinished } from '../core/lint.ts';
 import { clientPackageOf } from '../core/release.ts';
 import { timerDelay } from '../core/timer.ts';
 import { PROJECT_ROOT } from '../io/project.ts';
-import { boardMovedOn, boardRead, newBoard, type CaseWorkerData, type CaseWorkerInput, type FromCaseWorker, type ToCaseWorker } from './pool-protocol.ts';
+import { BEAT_MS, boardBeat, boardMovedOn, boardRead, newBoard, type CaseWorkerData, type CaseWorkerInput, type FromCaseWorker, type ToCaseWorker } from './pool-protocol.ts';
 import { recordCase } from './record.ts';
 
 /** The worker module, as bin/build.mjs bundles it. */
 export const CASE_WORKER = pathToFileURL(join(PROJECT_ROOT, 'dist', 'case-worker.mjs'));
 
 /**
- * How long past a case's own limit the pool waits before stopping its thread. Within it, the case's own
- * timer (engine/observe.ts) records the timeout with everything it knows; past it, the thread is taken
- * to be stuck.
+ * How long past a case's own limit the pool waits before stopping a thread whose event loop still turns
+ * (its heartbeat goes on: pool-protocol.ts BEAT_MS). Within it, the case's own timer (engine/observe.ts)
+ * records the timeout with everything it knows, so a slow but healthy thread decides its own record.
  */
 const GRACE_MS = 1000;
+
+/**
+ * A thread whose heartbeat stands still this long once a case is past its limit is stuck (its own timer
+ * cannot fire) and is stopped then, not after the grace: a client blocked in its validator is recorded
+ * about when its limit ends (issue 10), not a second later. Three beats: a loop that turns misses none.
+ */
+const BLOCKED_MS = 3 * BEAT_MS;
 
 /**
  * The young generation of a case thread's heap, in MB. A case makes only short-lived garbage (a fixture,
@@ -102,6 +109,8 @@ export interface PoolOptions {
    * caller keeps what it needs of each; a long run's memory does not grow with its records).
    */
   readonly retain?: boolean;
+  /** GRACE_MS, unless a test needs another. */
+  readonly graceMs?: number;
 }
 
 interface Running {
@@ -265,6 +274,7 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
   const workers = new Set<Worker>();
   const detachers = new Map<Worker, () => void>();
   const limitOf = (index: number) => scenarios[index]!.timeoutMs ?? options.timeoutMs;
+  const graceMs = options.graceMs ?? GRACE_MS;
 
   return new Promise((resolve, reject) => {
     let failed = false;
@@ -351,18 +361,41 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
         setTimeout(() => {
           if (running?.index !== index) return;
           if (boardMovedOn(board, index)) {
-            running[timer] = unlessMovedOn(index, GRACE_MS, timer, onStuck);
+            running[timer] = unlessMovedOn(index, graceMs, timer, onStuck);
             return;
           }
           onStuck();
           stop();
         }, timerDelay(ms));
+      /**
+       * The watch over case `index` (its run, or its cleanup once observed): by `checkMs` it should be over.
+       * Then a thread whose heartbeat stands still for BLOCKED_MS is stuck and is stopped; one whose loop
+       * turns keeps its chance to end the case itself until `stopMs` (unlessMovedOn, from then on).
+       */
+      const watch = (index: number, checkMs: number, stopMs: number, timer: 'deadline' | 'cleanup', onStuck: () => void): NodeJS.Timeout =>
+        setTimeout(() => {
+          if (running?.index !== index) return;
+          if (boardMovedOn(board, index)) {
+            running[timer] = unlessMovedOn(index, graceMs, timer, onStuck);
+            return;
+          }
+          const beat = boardBeat(board);
+          running[timer] = setTimeout(() => {
+            if (running?.index !== index) return;
+            if (!boardMovedOn(board, index) && boardBeat(board) === beat) {
+              onStuck();
+              return stop();
+            }
+            running[timer] = unlessMovedOn(index, Math.max(0, stopMs - checkMs - BLOCKED_MS), timer, onStuck);
+          }, BLOCKED_MS);
+        }, timerDelay(checkMs));
       /** The case the thread runs now: its deadline starts (a little after the thread started it, never before). */
       const begin = (index: number) => {
         const scenario = scenarios[index]!;
         const limitMs = limitOf(index);
-        // The case's thread did not report within its limit and the grace: record what is known, stop it.
-        const deadline = unlessMovedOn(index, limitMs + GRACE_MS, 'deadline', () => {
+        // The case's thread did not report within its limit (and, its loop turning, the grace): record what
+        // is known, stop it.
+        const deadline = watch(index, limitMs, limitMs + graceMs, 'deadline', () => {
           const { stage, sent } = boardRead(board, index);
           settle(index, { outcome: 'timeout', stage, afterMs: limitMs, serverSent: sentOf(running!, sent, scenario) }, clientPackage(scenario.client));
         });
@@ -398,8 +431,10 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
             if (running?.index !== message.index) return;
             clearTimeout(running.deadline);
             settle(message.index, message.observation, message.clientPackage);
-            // Closing the case's client and server is bounded too; a thread that cannot is replaced.
-            running.cleanup = unlessMovedOn(message.index, 2 * limitOf(message.index) + GRACE_MS, 'cleanup', () => {});
+            // Closing the case's client and server (each within the limit) and the rule checks are bounded
+            // too; a thread that cannot finish them is replaced (its findings: checks not finished).
+            const limitMs = limitOf(message.index);
+            running.cleanup = watch(message.index, limitMs, 2 * limitMs + graceMs, 'cleanup', () => {});
             return;
           }
           case 'closed': {
