@@ -44,7 +44,13 @@ describe('the library API', () => {
 
   it('rejects what the CLI would reject: an unknown matrix, a pattern matching nothing, a malformed tool', async () => {
     await expect(runMatrix('everything' as 'audit')).rejects.toThrow(/expected one of audit, extended/);
-    await expect(runMatrix('audit', { cases: ['nothing-like-this'] })).rejects.toThrow(/match no case/);
+    await expect(runMatrix('audit', { cases: ['nothing-like-this'] })).rejects.toThrow(/cases: nothing-like-this matches no case of audit/);
+    // Every pattern must select something, and none may be empty (a typo would narrow the run silently).
+    await expect(runMatrix('audit', { cases: ['v1', 'nothing-like-this'] })).rejects.toThrow(/cases: nothing-like-this matches no case of audit/);
+    await expect(runMatrix('audit', { cases: [''] })).rejects.toThrow(/cases: '': an empty pattern/);
+    // A limit Node's timers cannot keep would make every case a 1 ms timeout.
+    await expect(runMatrix('audit', { timeoutMs: 2 ** 31 })).rejects.toThrow(/timeoutMs: a whole number of milliseconds from 1 to 2147483647, got 2147483648/);
+    await expect(runMatrix('audit', { jobs: 0 })).rejects.toThrow(/jobs: a whole number above 0, got 0/);
     await expect(replay({ tool: { name: 7 } as never, result: {} })).rejects.toThrow(/replay: tool: name/);
     await expect(replay({ tool: { name: 't', inputSchema: { type: 'object' } }, result: {} }, { clients: ['v3' as 'v1'] })).rejects.toThrow(/replay: clients: "v3" is not a client line/);
   });

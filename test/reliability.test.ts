@@ -164,6 +164,8 @@ describe('TypeScript scenario files run in a child process with a time limit', (
     ['one that throws at import', 'throw new Error("boom");\nexport default {};\n', /a\.ts: cannot load the scenario module \(it threw at import: boom\)/],
     ['one that prints to stdout', 'console.log("hello");\nexport default {};\n', /a\.ts: cannot load the scenario module \(it printed to stdout at import: 'hello'/],
     ['one that loops forever', 'for (;;) {}\nexport default {};\n', /a\.ts: cannot load the scenario module \(it did not finish loading within 10 s\)/],
+    // Ends at once, as outside the probe: the child's IPC channel does not keep it alive (it waited 10 s).
+    ['one whose top-level await never settles', 'await new Promise(() => {});\nexport default {};\n', /a\.ts: cannot load the scenario module \(its top-level await never settles\)/],
     ['one whose default export is circular', 'const a: Record<string, unknown> = {};\na.self = a;\nexport default a;\n', /a\.ts: cannot load the scenario module \(its default export is not JSON \(Converting circular structure/],
     ['one whose default export nests 2,000 levels deep', 'let x: unknown = 1;\nfor (let i = 0; i < 2000; i++) x = { x };\nexport default x;\n', /a\.ts \(its default export\): JSON nested more than 256 levels deep/],
     ['one whose default export is a function', 'export default () => 1;\n', /a\.ts: cannot load the scenario module \(its default export is not JSON \(a function\)\)/],

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { ToolDefinitionSchema, ToolResultSchema, type Capture, type ClientLine, type Matrix, type ResultFile, type ToolDefinition, type ToolResult } from '../core/domain.ts';
 import { compareWithRecorded, type Comparison } from '../core/compare.ts';
 import { parseExpectRule } from '../core/expect-spec.ts';
-import { parseClientLines, selectScenarios } from '../core/select.ts';
+import { checkCasePatternsMatch, parseClientLines, selectScenarios } from '../core/select.ts';
+import { MAX_TIMER_MS } from '../core/timer.ts';
 import { InputError } from '../core/errors.ts';
 import { installedClientLines, runMatrix as runMatrixIn } from '../engine/run.ts';
 import { captureFileText, slug } from '../io/capture.ts';
@@ -67,8 +68,13 @@ const MATRICES: Record<MatrixName, Matrix> = { audit: auditMatrix, extended: ext
 const RECORDED: Record<MatrixName, string> = { audit: 'recorded.json', extended: 'recorded-extended.json', ecosystem: 'recorded-ecosystem.json' };
 
 async function run(matrix: Matrix, options: RunOptions): Promise<ResultFile> {
+  // As the CLI checks its flags: a limit Node's timers cannot keep, or a pattern that selects nothing.
+  if (options.timeoutMs !== undefined && !(Number.isSafeInteger(options.timeoutMs) && options.timeoutMs > 0 && options.timeoutMs <= MAX_TIMER_MS)) {
+    throw new InputError(`timeoutMs: a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got ${options.timeoutMs}`);
+  }
+  if (options.jobs !== undefined && !(Number.isSafeInteger(options.jobs) && options.jobs > 0)) throw new InputError(`jobs: a whole number above 0, got ${options.jobs}`);
+  checkCasePatternsMatch(options.cases ?? [], matrix.scenarios.map((s) => s.id), matrix.name, 'cases:');
   const scenarios = selectScenarios(matrix.scenarios, options.cases ?? []);
-  if (scenarios.length === 0) throw new InputError(`cases ${JSON.stringify(options.cases)} match no case of ${matrix.name}; ids look like ${matrix.scenarios[0]?.id}`);
   return runMatrixIn(matrix, scenarios, {
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     ...(options.runIn !== 'in-process' && { pool: { ...(options.jobs !== undefined && { jobs: options.jobs }) } }),

@@ -17,10 +17,10 @@ export function caseMatcher(pattern: string): (id: string) => boolean {
   };
 }
 
-/** An empty `--case` pattern names nothing: an input error, said before any other input is read. */
-export function checkCasePatternsGiven(patterns: readonly string[]): void {
+/** An empty `--case` pattern names nothing: an input error, said before any other input is read. `flag`: how the caller names the patterns. */
+export function checkCasePatternsGiven(patterns: readonly string[], flag = '--case'): void {
   for (const pattern of patterns) {
-    if (pattern.trim() === '') throw new InputError(`--case '${pattern}': an empty pattern; name cases by id, glob or word`);
+    if (pattern.trim() === '') throw new InputError(`${flag} '${pattern}': an empty pattern; name cases by id, glob or word`);
   }
 }
 
@@ -28,10 +28,10 @@ export function checkCasePatternsGiven(patterns: readonly string[]): void {
  * Every `--case` pattern must select a case among `ids` (`of` says whose: "matrix audit", "this replay"):
  * a typo in one of several would otherwise narrow the run silently (issue 10).
  */
-export function checkCasePatternsMatch(patterns: readonly string[], ids: readonly string[], of: string): void {
-  checkCasePatternsGiven(patterns);
+export function checkCasePatternsMatch(patterns: readonly string[], ids: readonly string[], of: string, flag = '--case'): void {
+  checkCasePatternsGiven(patterns, flag);
   for (const pattern of patterns) {
-    if (!ids.some(caseMatcher(pattern))) throw new InputError(`--case ${pattern} matches no case of ${of}; ids look like ${ids[0]}`);
+    if (!ids.some(caseMatcher(pattern))) throw new InputError(`${flag} ${pattern} matches no case of ${of}; ids look like ${ids[0]}`);
   }
 }
 

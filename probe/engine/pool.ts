@@ -373,22 +373,37 @@ export function runCasesInPool(scenarios: readonly Scenario[], options: PoolOpti
        * turns keeps its chance to end the case itself until `stopMs` (unlessMovedOn, from then on).
        */
       const watch = (index: number, checkMs: number, stopMs: number, timer: 'deadline' | 'cleanup', onStuck: () => void): NodeJS.Timeout =>
-        setTimeout(() => {
-          if (running?.index !== index) return;
-          if (boardMovedOn(board, index)) {
-            running[timer] = unlessMovedOn(index, graceMs, timer, onStuck);
-            return;
-          }
-          const beat = boardBeat(board);
-          running[timer] = setTimeout(() => {
-            if (running?.index !== index) return;
-            if (!boardMovedOn(board, index) && boardBeat(board) === beat) {
-              onStuck();
-              return stop();
-            }
-            running[timer] = unlessMovedOn(index, Math.max(0, stopMs - checkMs - BLOCKED_MS), timer, onStuck);
-          }, BLOCKED_MS);
-        }, timerDelay(checkMs));
+        setTimeout(() => sampleBeat(index, stopMs - checkMs, timer, onStuck), timerDelay(checkMs));
+      /** What this timer watches for is over: the case's observation came (deadline), or the case closed. */
+      const watched = (index: number, timer: 'deadline' | 'cleanup') => running?.index === index && (timer === 'cleanup' || records[index] === undefined);
+      const sampleBeat = (index: number, leftMs: number, timer: 'deadline' | 'cleanup', onStuck: () => void) => {
+        if (!watched(index, timer)) return;
+        if (boardMovedOn(board, index)) {
+          running![timer] = unlessMovedOn(index, graceMs, timer, onStuck);
+          return;
+        }
+        const beat = boardBeat(board);
+        const sampledAt = performance.now();
+        running![timer] = setTimeout(
+          // In the check phase, after the thread's messages already queued: an observation it posted just
+          // before it blocked (in its rule checks) is taken first.
+          () =>
+            setImmediate(() => {
+              if (!watched(index, timer)) return;
+              const waited = performance.now() - sampledAt;
+              if (boardMovedOn(board, index) || boardBeat(board) !== beat) {
+                running![timer] = unlessMovedOn(index, Math.max(0, leftMs - waited), timer, onStuck);
+              } else if (waited > 2 * BLOCKED_MS) {
+                // This thread came late (busy, or the process was paused): the beat had no fair chance. Again.
+                sampleBeat(index, leftMs - waited, timer, onStuck);
+              } else {
+                onStuck();
+                stop();
+              }
+            }),
+          BLOCKED_MS,
+        );
+      };
       /** The case the thread runs now: its deadline starts (a little after the thread started it, never before). */
       const begin = (index: number) => {
         const scenario = scenarios[index]!;

@@ -14,7 +14,10 @@ export const SCENARIO_LOAD_TIMEOUT_MS = 10_000;
 
 /** What the child runs: read the bundle from stdin, import it, send its default export as JSON. */
 const RUNNER = `
-process.on('disconnect', () => process.exit(1)); // the probe is gone: nobody waits for the answer
+// The probe gone, nobody waits for the answer. Unref'd: the channel alone must not keep the child alive
+// (a module whose top-level await never settles ends with status 13, as it would outside).
+process.on('disconnect', () => process.exit(1));
+process.channel.unref();
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const source = Buffer.concat(chunks).toString('utf8');
@@ -58,12 +61,14 @@ type Reply = { kind: 'none' } | { kind: 'value'; json: string } | { kind: 'error
  * child then ends at its next turn of the event loop, on the closed channel.
  */
 const liveChildren = new Set<ChildProcess>();
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const STOP_SIGNALS: readonly NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 function stopChildren(signal: NodeJS.Signals): void {
   for (const child of liveChildren) child.kill('SIGKILL');
   for (const name of STOP_SIGNALS) process.off(name, stopChildren);
-  process.kill(process.pid, signal);
+  // Another listener (a program using the probe as a library) decides what the signal does; without one,
+  // its default: the process ends by it.
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 }
 
 function watchChild(child: ChildProcess): void {
@@ -116,6 +121,8 @@ function runInChild(code: string, cwd: string, shown: string): Promise<Reply> {
       if (timedOut) return fail(`it did not finish loading within ${SCENARIO_LOAD_TIMEOUT_MS / 1000} s`);
       if (stdout.trim() !== '') return fail(`it printed to stdout at import: '${firstLine(stdout)}'; a scenario module only exports its scenarios`);
       if (reply) return resolvePromise(reply);
+      // Node's exit code 13: the module's top-level await never settled (nothing was left to run).
+      if (status === 13 && !signal) return fail('its top-level await never settles');
       const why = signal ? `signal ${signal}` : `status ${status}`;
       fail(`it ended the process (${why}) at import${stderr.trim() ? `: ${firstLine(stderr)}` : ''}`);
     });
