@@ -1,0 +1,152 @@
+// One escaping function per medium. Every value that came from a server, a capture, a scenario, a shard
+// or a file name reaches a rendered document through one of these, never through bare concatenation, so
+// a missing escape shows in review as a missing call (as with lit-html or Go's html/template). Pure.
+//
+// What each guarantees, and the rule it rests on:
+// - markdownText: no Markdown or HTML construct can come from the value (CommonMark 0.31 §2.4: any ASCII
+//   punctuation may be backslash-escaped, and an escaped character is literal text; GFM's autolink
+//   extension needs an unescaped `www.`, `:` or `@` to start a link). One line: line breaks are shown.
+// - markdownCode / markdownFence: code spans and fenced blocks hold any content literally; the delimiter is
+//   one backtick longer than the longest run inside (CommonMark §6.1, §4.5), counted without spreading.
+// - terminalText: no control sequence from the value reaches the terminal (ECMA-48: C0, ESC, C1, DEL).
+// - htmlText: element content and quoted attributes alike.
+// - xmlText: well-formed XML 1.0 for any input (§2.2 Char).
+// - shellArgument / shellCommand: POSIX sh reads each argument back exactly as given (XCU §2.2.2).
+
+/**
+ * Characters that must never act, only be seen: C0 controls, DEL, C1 controls, and the Unicode
+ * bidirectional overrides and isolates, which reorder what a reader sees ("Trojan Source", CVE-2021-42574).
+ * Line feed and tab are listed: callers that keep lines pass `keep`.
+ */
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/g;
+
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u001b': '\\e' };
+
+/** How a character that must not act is shown: `\n`, `\r`, `\t`, `\e`, `\xHH`, `\u{HHHH}`. */
+function visible(character: string): string {
+  const short = SHORT_ESCAPES[character];
+  if (short) return short;
+  const point = character.codePointAt(0)!;
+  return point <= 0xff ? `\\x${point.toString(16).padStart(2, '0')}` : `\\u{${point.toString(16)}}`;
+}
+
+function showInvisible(text: string, keep: ReadonlySet<string>): string {
+  return text.replace(INVISIBLE, (character) => (keep.has(character) ? character : visible(character)));
+}
+
+const NOTHING_KEPT: ReadonlySet<string> = new Set();
+const LINES_KEPT: ReadonlySet<string> = new Set(['\n', '\t']);
+
+// ---------------------------------------------------------------------------------------------- Markdown
+
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+
+/**
+ * Any text as inline Markdown text on one line: every ASCII punctuation character backslash-escaped (so
+ * no emphasis, link, image, autolink, HTML, entity, heading or table cell break can start), line breaks
+ * and other invisible characters shown as escapes. Safe in a paragraph, a heading's text, a list item
+ * and a GFM table cell (`\|` is the cell's own escape).
+ */
+export function markdownText(text: string): string {
+  return showInvisible(text, NOTHING_KEPT).replace(ASCII_PUNCTUATION, (character) => `\\${character}`);
+}
+
+/** The longest run of `character` in `text`, counted in one pass (a spread into Math.max overflows the stack on large inputs). */
+export function longestRun(text: string, character: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    if (text[index] === character) {
+      run += 1;
+      if (run > longest) longest = run;
+    } else run = 0;
+  }
+  return longest;
+}
+
+/**
+ * Any text as an inline code span, shown literally. Not for a GFM table cell: there a `|` splits the
+ * cell even inside a code span and its escape `\|` stays visible after a backslash, so cells take
+ * `markdownCellCode`.
+ */
+export function markdownCode(text: string): string {
+  const content = showInvisible(text, NOTHING_KEPT);
+  if (content === '') return '` `';
+  const ticks = '`'.repeat(longestRun(content, '`') + 1);
+  // CommonMark strips one space from each end when both ends have one; padding keeps edge backticks and
+  // spaces in the content.
+  const pad = content.startsWith('`') || content.endsWith('`') || content.startsWith(' ') || content.endsWith(' ') ? ' ' : '';
+  return `${ticks}${pad}${content}${pad}${ticks}`;
+}
+
+/** Text for a GFM table cell in code style when it can be shown so exactly; otherwise as escaped text. */
+export function markdownCellCode(text: string): string {
+  return text.includes('|') ? markdownText(text) : markdownCode(text);
+}
+
+/**
+ * Any text as a fenced code block: a fence of backticks one longer than the longest run in the text, so
+ * nothing inside can close it. The info string is the project's own (a language name), checked.
+ */
+export function markdownFence(language: string, text: string): string {
+  if (!/^[a-z0-9-]*$/.test(language)) throw new TypeError(`markdownFence: not a language name: ${JSON.stringify(language)}`);
+  const fence = '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+// ---------------------------------------------------------------------------------------------- Terminal
+
+/**
+ * Text for a terminal: control characters (C0 but tab and line feed, ESC, DEL, C1, including `\r` and
+ * BEL) and bidirectional overrides are shown as escapes, never emitted, so the value cannot move the
+ * cursor, clear the screen, set the window title, make a hyperlink or overwrite a line.
+ */
+export function terminalText(text: string): string {
+  return showInvisible(text, LINES_KEPT);
+}
+
+/** As `terminalText`, on one line: line feeds and tabs shown as escapes too. */
+export function terminalLine(text: string): string {
+  return showInvisible(text, NOTHING_KEPT);
+}
+
+// ------------------------------------------------------------------------------------------------- HTML
+
+const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text for HTML element content and for single- or double-quoted attribute values alike. */
+export function htmlText(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => HTML_ENTITIES[character]!);
+}
+
+// -------------------------------------------------------------------------------------------------- XML
+
+// XML 1.0 allows tab, newline, carriage return and most of Unicode; anything else cannot appear at all,
+// not even as a character reference, so it is replaced (lone surrogates included: the `u` flag sees them).
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const XML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/** Text for XML element content and attribute values: well-formed for any input. */
+export function xmlText(text: string): string {
+  return text.replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (character) => XML_ENTITIES[character]!);
+}
+
+// ------------------------------------------------------------------------------------------------ Shell
+
+// Characters POSIX sh never treats specially inside a word (XCU §2.2, §2.6): such an argument is shown bare.
+const SHELL_PLAIN = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/**
+ * One argument for POSIX sh, read back exactly as given: bare when it has only plain characters,
+ * otherwise in single quotes, in which sh interprets nothing (XCU §2.2.2); a single quote inside is closed,
+ * escaped and reopened.
+ */
+export function shellArgument(argument: string): string {
+  if (SHELL_PLAIN.test(argument)) return argument;
+  return `'${argument.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A command line for POSIX sh: every argument through `shellArgument`. */
+export function shellCommand(argv: readonly string[]): string {
+  return argv.map(shellArgument).join(' ');
+}

@@ -1,0 +1,140 @@
+// The escaping functions, one per medium, against every hostile string, read back by a real parser of
+// the medium: marked for Markdown, a POSIX sh for shell arguments, an XML parser for XML.
+import { execFileSync } from 'node:child_process';
+import { marked } from 'marked';
+import { describe, expect, it } from 'vitest';
+import {
+  htmlText,
+  longestRun,
+  markdownCellCode,
+  markdownCode,
+  markdownFence,
+  markdownText,
+  shellArgument,
+  shellCommand,
+  terminalLine,
+  terminalText,
+  xmlText,
+} from '../probe/core/escape.ts';
+import { controlBytes, HOSTILE_STRINGS, liveElements } from './helpers/hostile.ts';
+
+const HOSTILE = Object.entries(HOSTILE_STRINGS);
+const render = (markdown: string) => marked.parse(markdown, { gfm: true, async: false }) as string;
+/** What a reader sees of rendered HTML: its text, entities decoded. */
+const seen = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
+
+describe('markdownText', () => {
+  it.each(HOSTILE)('%s: no live element, one paragraph, the text shown as it was', (_, text) => {
+    const markdown = `Before ${markdownText(text)} after.`;
+    expect(liveElements(markdown)).toEqual([]);
+    const tokens = marked.lexer(markdown, { gfm: true });
+    expect(tokens.map((t) => t.type)).toEqual(['paragraph']);
+    expect(seen(render(markdown))).toBe(`Before ${terminalLine(text)} after.`);
+  });
+
+  it.each(HOSTILE)('%s: in a table cell, the row keeps its cells and the cell its text', (_, text) => {
+    const markdown = `| a | b |\n| --- | --- |\n| ${markdownText(text)} | end |\n`;
+    expect(liveElements(markdown)).toEqual([]);
+    const [table] = marked.lexer(markdown, { gfm: true });
+    expect(table?.type).toBe('table');
+    const rows = (table as unknown as { rows: { text: string }[][] }).rows;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toHaveLength(2);
+    expect(seen(render(markdown).split('<tbody>')[1]!.split('</td>')[0]!)).toBe(terminalLine(text).trim());
+  });
+
+  it('is what makes these strings inert: unescaped, most of them are live', () => {
+    const live = HOSTILE.filter(([, text]) => liveElements(`Before ${text} after.`).length > 0).map(([name]) => name);
+    expect(live.length).toBeGreaterThan(12);
+  });
+});
+
+describe('markdownCode and markdownCellCode', () => {
+  it.each(HOSTILE)('%s: a code span holding the text literally', (_, text) => {
+    const markdown = `Before ${markdownCode(text)} after.`;
+    expect(liveElements(markdown)).toEqual([]);
+    const html = render(markdown);
+    expect(html.match(/<code>/g)).toHaveLength(1);
+    expect(seen(html.split('<code>')[1]!.split('</code>')[0]!)).toBe(terminalLine(text).trim());
+  });
+
+  it.each(HOSTILE)('%s: in a table cell, the row keeps its cells', (_, text) => {
+    const markdown = `| a | b |\n| --- | --- |\n| ${markdownCellCode(text)} | end |\n`;
+    expect(liveElements(markdown)).toEqual([]);
+    const [table] = marked.lexer(markdown, { gfm: true });
+    expect((table as unknown as { rows: unknown[][] }).rows[0]).toHaveLength(2);
+  });
+
+  it('keeps edge backticks and spaces', () => {
+    expect(seen(render(markdownCode('`x`')))).toBe('`x`');
+    expect(markdownCode('')).toBe('` `');
+  });
+});
+
+describe('markdownFence', () => {
+  it.each(HOSTILE)('%s: one code block holding the text exactly', (_, text) => {
+    const markdown = `${markdownFence('json', text)}\n\n# after\n`;
+    const tokens = marked.lexer(markdown, { gfm: true }).filter((t) => t.type !== 'space');
+    expect(tokens.map((t) => t.type)).toEqual(['code', 'heading']);
+    expect((tokens[0] as { text: string }).text).toBe(text.replace(/\r\n?/g, '\n'));
+  });
+
+  it('takes a 600 KB text of many backtick runs (a spread into Math.max threw RangeError)', () => {
+    const text = '`a``b'.repeat(120_000);
+    expect(() => markdownFence('text', text)).not.toThrow();
+    expect(markdownFence('text', text).startsWith('```text\n')).toBe(true);
+    expect(longestRun('a```b`````c', '`')).toBe(5);
+  });
+
+  it('refuses an info string that is not a language name', () => {
+    expect(() => markdownFence('json x', 'x')).toThrow(/not a language name/);
+  });
+});
+
+describe('terminalText and terminalLine', () => {
+  it.each(HOSTILE)('%s: no control byte is emitted', (_, text) => {
+    expect(controlBytes(terminalText(text))).toEqual([]);
+    expect(controlBytes(terminalLine(text))).toEqual([]);
+    expect(terminalLine(text)).not.toMatch(/[\n\t\u202e]/);
+  });
+
+  it('shows each as an escape a reader can name, and keeps lines in terminalText', () => {
+    expect(terminalText('a\u001b[2J\r\u0007\u009b\u202e\n\tb')).toBe('a\\e[2J\\r\\x07\\x9b\\u{202e}\n\tb');
+    expect(terminalLine('a\nb')).toBe('a\\nb');
+    expect(controlBytes('\u001b[2J')).toHaveLength(1);
+  });
+});
+
+describe('htmlText and xmlText', () => {
+  it.each(HOSTILE)('%s: no markup survives', (_, text) => {
+    expect(htmlText(text)).not.toMatch(/[<>"']/);
+    expect(xmlText(text)).not.toMatch(/[<>"']/);
+  });
+
+  it('replaces what XML 1.0 cannot hold', () => {
+    expect(xmlText('a\u0000b\u001bc\ud800')).toBe('a\uFFFDb\uFFFDc\uFFFD');
+  });
+});
+
+describe('shellArgument', () => {
+  const arguments_ = ['plain', 'scen>pwned', "it's", '$(touch pwned)', '`id`', 'a b', '', '*', '~', 'x;y', 'a\nb', '-v', '--v1', '@scope/pkg@1.2.3', 'a"b\\c', '!', '#x'];
+
+  it('sh reads every argument back exactly', () => {
+    const script = `for a in ${shellCommand(arguments_)}; do printf '%s\\0' "$a"; done`;
+    const out = execFileSync('/bin/sh', ['-c', script], { encoding: 'utf8' });
+    expect(out.split('\0').slice(0, -1)).toEqual(arguments_);
+  });
+
+  it('leaves plain arguments bare, so commands stay readable', () => {
+    expect(shellCommand(['npx', 'mcp-sdk-probe', '--v1', '1.32.2', '--out', 'results/x.json'])).toBe('npx mcp-sdk-probe --v1 1.32.2 --out results/x.json');
+    expect(shellArgument('scen>pwned')).toBe("'scen>pwned'");
+  });
+});
