@@ -3,6 +3,7 @@
 // assertion replays its result in this thread (4 cases).
 import { describe, expect, it } from 'vitest';
 import '../probe/api/vitest.ts';
+import { controlBytes, HOSTILE_STRINGS } from './helpers/hostile.ts';
 import { forecastFound, forecastRenamedField, forecastTool, forecastUnknownCity } from '../examples/weather-server/tool.ts';
 
 const found = { tool: forecastTool, result: forecastFound };
@@ -45,5 +46,17 @@ describe('the vitest matchers', () => {
     await expect(expect(found).toBeReturnedBy(['v3' as 'v1'])).rejects.toThrow(/client line "v3": expected one of v1, v2/);
     await expect(expect(found).toBeReturnedBy([])).rejects.toThrow(/at least one client line/);
     await expect(expect({ tool: { name: 7 }, result: {} } as never).toBeReturnedBy('v1')).rejects.toThrow(/replay: tool: name/);
+  });
+
+  it('a failure message quotes what the server sent without a control sequence that would act in the terminal', async () => {
+    // ajv's message names the schema's required property, which the v1 client quotes in its rejection.
+    const name = HOSTILE_STRINGS['window title (OSC 0)']!;
+    const hostile = {
+      tool: { name: 'hostile', inputSchema: { type: 'object' as const }, outputSchema: { type: 'object' as const, required: [name] } },
+      result: { content: [], structuredContent: {} },
+    };
+    const message = await expect(hostile).toBeReturnedBy(['v1']).then(() => '', (error: Error) => error.message);
+    expect(message).toMatch(/v2 warm rejected -32602 +\(not asserted\) {2}Structured content .*'\\e\]0;ow/);
+    expect(controlBytes(message)).toEqual([]);
   });
 });

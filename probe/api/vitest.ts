@@ -5,6 +5,7 @@
 // so the consumer's own vitest is the one extended; its types are emitted by `tsc -p tsconfig.build.json`.
 import { expect } from 'vitest';
 import type { CaseRecord, ClientLine, ToolDefinition, ToolResult } from '../core/domain.ts';
+import { terminalLine } from '../core/escape.ts';
 import { replay, type CapturedToolCall } from './index.ts';
 
 /**
@@ -40,7 +41,9 @@ function table(cases: readonly CaseRecord[], asserted: (c: CaseRecord) => boolea
       const o = c.observed;
       const outcome = o.outcome === 'rejected' || o.outcome === 'crashed' ? `${o.outcome} ${o.error.code ?? '(no code)'}` : o.outcome;
       const mark = !asserted(c) ? '  (not asserted)' : holds(c) ? '  ok' : '  <- this one';
-      const message = o.outcome === 'rejected' || o.outcome === 'crashed' ? `  ${o.error.message.slice(0, 100)}` : '';
+      // The message quotes what the server sent (ajv names the schema's own property names): vitest prints it
+      // to a terminal, so no control sequence of it may act there.
+      const message = o.outcome === 'rejected' || o.outcome === 'crashed' ? `  ${terminalLine(o.error.message.slice(0, 100))}` : '';
       return `  ${c.client} ${c.discovery.padEnd(4)} ${outcome.padEnd(16)}${mark}${message}`;
     })
     .join('\n');
