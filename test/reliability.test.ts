@@ -128,7 +128,7 @@ describe('bad input files: exit 2 naming the file, before anything runs', () => 
     ['--scenarios: a JSON file nested 2,000 levels deep', (f) => ['--scenarios', join(f.file('in/a.json', deepScenario(2000)), '..')], /a\.json: JSON nested more than 256 levels deep/],
     ['--scenarios: a JSON file over 64 MiB', (f) => ['--scenarios', join(f.huge('in/a.json'), '..')], /a\.json: the scenario file is \d+ bytes, over the limit/],
     ['--scenarios: a JSON file that is a FIFO', (f) => ['--scenarios', join(f.fifo('in/a.json'), '..')], /a\.json: the scenario file is a FIFO/],
-    ['--scenarios: a .ts file that is a FIFO', (f) => ['--scenarios', join(f.fifo('in/a.ts'), '..')], /a\.ts: the scenario module is a FIFO/],
+    ['--scenarios: a .ts file that is a FIFO', (f) => ['--scenarios', join(f.fifo('in/a.ts'), '..'), '--allow-scenario-code'], /a\.ts: the scenario module is a FIFO/],
     ['--scenarios: a folder named like a scenario file', (f) => ['--scenarios', join(f.folder('in/a.json'), '..')], /a\.json: the scenario file is a folder/],
     // --recorded FILE
     ['--recorded: /dev/zero', () => ['--recorded', '/dev/zero'], /\/dev\/zero: the recorded result is a device, not a regular file/],
@@ -176,7 +176,7 @@ describe('TypeScript scenario files run in a child process with a time limit', (
     async (_name, source, message) => {
       const f = folder();
       f.file('in/a.ts', source);
-      const run = await runMain(['--scenarios', f.at('in'), '--out', f.at('out.json')]);
+      const run = await runMain(['--scenarios', f.at('in'), '--allow-scenario-code', '--out', f.at('out.json')]);
       // The message names the loader's own 10 s limit where that ended it; no wall-clock assertion here.
       expectUsageError(run, message);
       expect(readdirSync(f.dir)).not.toContain('out.json');
@@ -189,7 +189,7 @@ describe('TypeScript scenario files run in a child process with a time limit', (
   it.runIf(process.platform === 'linux').each(['SIGTERM', 'SIGINT'] as const)('%s while a looping module loads: the probe ends its loader child, then itself by that signal', async (signal) => {
     const f = folder();
     f.file('in/a.ts', 'for (;;) {}\nexport default {};\n');
-    const probe = spawn(process.execPath, [LAUNCHER, '--scenarios', f.at('in'), '--out', f.at('out.json')], { stdio: 'ignore' });
+    const probe = spawn(process.execPath, [LAUNCHER, '--scenarios', f.at('in'), '--allow-scenario-code', '--out', f.at('out.json')], { stdio: 'ignore' });
     const loader = await until(() => childrenOf(probe.pid!).find((pid) => commandLine(pid).includes('--input-type=module')), 20_000);
     onTestFinished(() => void (isRunning(loader) && process.kill(loader, 'SIGKILL'))); // left spinning if this fails
     // Spinning in the module (half a second of CPU: more than Node's start-up and the bundle's import).
@@ -201,13 +201,16 @@ describe('TypeScript scenario files run in a child process with a time limit', (
     expect(readdirSync(f.dir)).not.toContain('out.json');
   }, 30_000);
 
+  // Its imports stay inside its folder (test/hostile-scenario-module.test.ts), so the helper is in it.
   it('loads a .ts file outside the checkout as an ES module, whatever package.json is beside it', async () => {
     const f = folder();
-    f.file('package.json', JSON.stringify({ type: 'commonjs' }));
-    f.file('tsconfig.json', JSON.stringify({ compilerOptions: { module: 'commonjs' } }));
-    f.file('lib/helper.ts', `export const tool = ${JSON.stringify(tool)};\n`);
-    f.file('in/a.ts', `import { tool } from '../lib/helper.ts';\nexport default { ...${JSON.stringify(scenario)}, tool };\n`);
-    const run = await runMain(['--scenarios', f.at('in'), '--case', 'mine', '--out', f.at('out.json')]);
+    for (const at of ['', 'in/lib/']) {
+      f.file(`${at}package.json`, JSON.stringify({ type: 'commonjs' }));
+      f.file(`${at}tsconfig.json`, JSON.stringify({ compilerOptions: { module: 'commonjs' } }));
+    }
+    f.file('in/lib/helper.ts', `export const tool = ${JSON.stringify(tool)};\n`);
+    f.file('in/a.ts', `import { tool } from './lib/helper.ts';\nexport default { ...${JSON.stringify(scenario)}, tool };\n`);
+    const run = await runMain(['--scenarios', f.at('in'), '--allow-scenario-code', '--case', 'mine', '--out', f.at('out.json')]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('1 passed, 0 failed');

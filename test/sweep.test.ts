@@ -158,7 +158,7 @@ describe('sweep without the registry', () => {
   });
 
   it('--scenarios adds your cases to every release; the newest-vs-pinned gate covers only the recorded ones', async () => {
-    const run = await sweep(['sweep', '--v2', 'latest', '--scenarios', join(ROOT, 'scenarios', 'examples'), '--case', 'v2/warm/error-*', '--json', '--out', join(dir, 'user.json')]);
+    const run = await sweep(['sweep', '--v2', 'latest', '--scenarios', join(ROOT, 'scenarios', 'examples'), '--allow-scenario-code', '--case', 'v2/warm/error-*', '--json', '--out', join(dir, 'user.json')]);
     // Exit 0: `latest` (the pinned 2.4.0 here) matches the recorded audit cases; the user cases, which have
     // no recorded result, are not differences.
     expect(run.code, run.stderr).toBe(0);
@@ -171,7 +171,7 @@ describe('sweep without the registry', () => {
 
   it('--update creates a sweep baseline for the matrix itself (beside the audit one), which the next sweep compares with', async () => {
     const baseline = join(TEST_RESULTS, 'sweep-baseline-audit+scenarios.json');
-    const args = ['sweep', '--v2', '2.4.0', '--scenarios', join(ROOT, 'scenarios', 'examples'), '--out', join(dir, 'own.json')];
+    const args = ['sweep', '--v2', '2.4.0', '--scenarios', join(ROOT, 'scenarios', 'examples'), '--allow-scenario-code', '--out', join(dir, 'own.json')];
     try {
       const recorded = await sweep([...args, '--update']);
       expect(recorded.code, recorded.stderr).toBe(0);

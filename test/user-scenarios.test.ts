@@ -23,7 +23,7 @@ function folder(files: Record<string, string>): string {
 describe('--scenarios', () => {
   it('runs the shipped example scenarios (JSON and TypeScript) beside the audit, which still matches its record', async () => {
     const dir = folder({});
-    const run = await runMain(['--scenarios', EXAMPLES, '--json', '--out', join(dir, 'out.json')]);
+    const run = await runMain(['--scenarios', EXAMPLES, '--allow-scenario-code', '--json', '--out', join(dir, 'out.json')]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expectValidResult(run.stdout);
@@ -38,6 +38,16 @@ describe('--scenarios', () => {
       'v2/cold/error-conforming-variant returned',
     ]);
     expect(result.lint?.['error-empty-text']?.map((f) => f.rule)).toContain('error-result-empty-text');
+  });
+
+  it('refuses the same examples without --allow-scenario-code: the TypeScript one is code (test/hostile-scenario-module.test.ts)', async () => {
+    const dir = folder({});
+    const run = await runMain(['--scenarios', EXAMPLES, '--out', join(dir, 'out.json')]);
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `mcp-sdk-probe: --scenarios ${EXAMPLES}: structured-error-variant.ts is a TypeScript scenario module, which is code: it runs only with --allow-scenario-code (JSON scenario files need no trust)\n`,
+    });
   });
 
   it('judges user expectations: a wrong one fails the run', async () => {
@@ -62,7 +72,7 @@ describe('--scenarios', () => {
     ['an empty folder', {}, /--scenarios .*: no \.json or \.ts scenario files in it/],
   ])('exits 2 before running anything on %s', async (_name, files, message) => {
     const dir = folder(files);
-    const run = await runMain(['--scenarios', join(dir, 'in'), '--out', join(dir, 'out.json')]);
+    const run = await runMain(['--scenarios', join(dir, 'in'), '--allow-scenario-code', '--out', join(dir, 'out.json')]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);

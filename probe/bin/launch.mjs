@@ -12,6 +12,10 @@ import { LAUNCH_SWEEP_WORKER, LAUNCH_THREAD, runsCases, runsSweep, startLaunchSw
 // dist/cli.mjs loads: it evaluates the pinned SDKs (~0.25 s) while this thread loads the command (~0.2 s),
 // instead of after it (issue 10: the audit end to end within 1.15x of bench/floor.mjs). A sweep gets its
 // first sweep worker the same way (issue 11).
+// A SIGUSR1 would open the inspector on 127.0.0.1:9229, which runs the code of whoever connects (issue 20:
+// a scenario module signalled its parent); ignored from here on (dist/cli.mjs does the same, for its own
+// life), before anything else the command does. `node --inspect` still opens it.
+if (process.platform !== 'win32') process.on('SIGUSR1', () => {});
 const args = process.argv.slice(2);
 let thread = existsSync(CASE_WORKER_BUNDLE) && runsCases(args) ? startLaunchThread(CASE_WORKER_BUNDLE) : undefined;
 let sweepWorker = existsSync(SWEEP_WORKER_BUNDLE) && runsSweep(args) ? startLaunchSweepWorker(SWEEP_WORKER_BUNDLE) : undefined;

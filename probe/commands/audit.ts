@@ -34,6 +34,8 @@ export interface AuditOptions {
   readonly v2?: string;
   readonly prerelease: boolean;
   readonly scenarios?: string;
+  /** --allow-scenario-code: the user trusts the .ts/.mts scenario modules of --scenarios, which are code. */
+  readonly allowScenarioCode: boolean;
   readonly matrix?: string;
   readonly jobs?: number;
   readonly resume: boolean;
@@ -134,7 +136,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   if (options.scenarios) {
     const builtIn = await Promise.all(Object.values(MATRICES).map((load) => load()));
     const builtInIds = new Set(builtIn.flatMap((m) => m.scenarios.map((s) => s.id)));
-    userScenarios = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, builtInIds);
+    userScenarios = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, builtInIds, { allowCode: options.allowScenarioCode });
   }
   // The ecosystem matrix repeats the audit's v1/v2 cells beside the other lines (same ids, same cases):
   // run together (--matrix all), each id runs once, in the first matrix that has it, and is compared there

@@ -57,6 +57,9 @@ function reportOptions(command: Command, defaultOut: string): Command {
     .option('--format <format>', 'table (default), html (one self-contained page: case × release grid, change points, details) or markdown (evidence of the change points, for an issue or a CI artifact), to --out or stdout; the result JSON then goes to its default path');
 }
 
+// Issue 20: a .ts/.mts scenario file is code, run only on the user's word (JSON scenario files are data).
+const ALLOW_CODE = ['--allow-scenario-code', 'let --scenarios run its .ts/.mts scenario modules, which are code (bundled from their folder only, then run in a child Node with no file system); JSON files need no trust'] as const;
+
 type Action = () => Promise<number>;
 
 function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Action) => void): Command {
@@ -83,6 +86,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--prerelease', 'let latest and ranges resolve to prereleases', false)
     .option('--matrix <name>', 'audit (default: the 13 cases), extended (the cases the audit left out), ecosystem (the AI SDK and LangChain clients beside v1 and v2) or all')
     .option('--scenarios <dir>', 'also run the scenario files (.json, .ts) in this folder beside the matrix')
+    .option(ALLOW_CODE[0], ALLOW_CODE[1], false)
     .addOption(jobsOption('cases', 'one thread per 32 cases, up to the number of cores'))
     .option('--resume', 'continue an interrupted run from its journal (<result file>.journal.ndjson): run only the cases it lacks', false)
     .allowExcessArguments(false)
@@ -101,6 +105,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--shard <i/n>', 'run only the i-th of n round-robin slices of the releases (combine with merge)')
     .option('--matrix <name>', 'audit (default: the 13 cases), extended (the cases the audit left out) or all')
     .option('--scenarios <dir>', 'also run the scenario files (.json, .ts) in this folder against every release')
+    .option(ALLOW_CODE[0], ALLOW_CODE[1], false)
     .addOption(
       new Option('--case <pattern>', 'run only matching cases: a glob over ids (v2/*, */cold) or a word; repeatable')
         .argParser(collect)

@@ -75,6 +75,8 @@ export interface SweepOptions extends SweepReportOptions {
   readonly timeout: number;
   readonly matrix?: string;
   readonly scenarios?: string;
+  /** --allow-scenario-code: the user trusts the .ts/.mts scenario modules of --scenarios, which are code. */
+  readonly allowScenarioCode?: boolean;
   readonly case: readonly string[];
   /** Continue an interrupted sweep from its journal (<result file>.journal.ndjson). */
   readonly resume?: boolean;
@@ -136,7 +138,9 @@ async function sweptMatrix(options: SweepOptions, io: CliIo): Promise<SweptMatri
   let user: Scenario[] = [];
   if (options.scenarios) {
     const builtIn = await Promise.all(Object.values(MATRICES).map((load) => load()));
-    user = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, new Set(builtIn.flatMap((m) => m.scenarios.map((s) => s.id))));
+    user = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, new Set(builtIn.flatMap((m) => m.scenarios.map((s) => s.id))), {
+      allowCode: options.allowScenarioCode === true,
+    });
   }
   // The ecosystem matrix repeats the audit's v1/v2 cells (same ids, same cases): each id once, the first.
   const ids = new Set<string>();

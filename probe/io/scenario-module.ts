@@ -1,19 +1,47 @@
-// TypeScript scenario files (--scenarios DIR) are code the user wrote, so they run away from the probe:
-// esbuild bundles the file (and whatever it imports) into one ES module, whatever package.json or
-// tsconfig.json is near it, and a child Node process imports that bundle under Node's permission model
-// (no file system, no child processes, no workers; the network is not restricted) with a time limit.
+// TypeScript scenario files (--scenarios DIR) are code the user wrote, so they run only when the user
+// says they trust them (--allow-scenario-code, checked in user-scenarios.ts), and even then away from the
+// probe (issue 20):
+// - esbuild bundles the file and what it imports into one ES module, but every path goes through the
+//   plugin below: only relative imports that stay inside the scenario folder (its realpath, symbolic links
+//   resolved) and Node's built-ins; each file is read by the plugin, a regular file within the byte limits,
+//   never by esbuild, and the whole bundling has a time limit;
+// - a child Node process imports that bundle under Node's permission model (no file system, no child
+//   processes, no workers, no addons, no inspector; the network is not restricted on Node 20), with an
+//   empty environment, a heap limit and a time limit, after taking from it the functions that signal other
+//   processes;
+// - while a child lives, the probe ignores SIGUSR1, which would open its inspector (Node 20 has no
+//   --disable-sigusr1): the CLI does so for its whole life (commands/main.ts, bin/launch.mjs).
 // The child sends the default export back as JSON, which the parent validates like a JSON scenario file.
 // Whatever the module does at import (exit, throw, loop, print) is an InputError naming the file.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { basename, dirname } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
+import type { Loader, Message, Plugin } from 'esbuild';
 import { InputError } from '../core/errors.ts';
 import { MAX_INPUT_BYTES, parseJsonText, readInputText } from './files.ts';
 
 /** How long a scenario module may take to load (bundle excluded) before it is stopped. */
 export const SCENARIO_LOAD_TIMEOUT_MS = 10_000;
+/** How long bundling one scenario module (and what it imports) may take. */
+export const SCENARIO_BUNDLE_TIMEOUT_MS = 10_000;
+/** The most the files of one scenario module's bundle (it and everything it imports) may hold together. */
+export const MAX_BUNDLE_INPUT_BYTES = MAX_INPUT_BYTES;
+/** The loader child's V8 heap limit: a bundle of 64 MiB of source and its 64 MiB default export fit. */
+export const SCENARIO_HEAP_MIB = 512;
 
 /** What the child runs: read the bundle from stdin, import it, send its default export as JSON. */
 const RUNNER = `
+// The permission model leaves signals open (a scenario module could send SIGUSR1 to the probe, or SIGKILL
+// to any process of the user), and process.binding closed: these were the only ways to a kill(2), so the
+// module never sees them. Named imports of node:process and node:os are copies, hence the sync.
+import { syncBuiltinESMExports } from 'node:module';
+import os from 'node:os';
+const refused = () => { throw new Error('a scenario module cannot signal processes or change their priority'); };
+for (const [owner, name] of [[process, 'kill'], [process, '_kill'], [os, 'setPriority']]) {
+  Object.defineProperty(owner, name, { value: refused, writable: false, configurable: false });
+}
+syncBuiltinESMExports();
 // The probe gone, nobody waits for the answer. Unref'd: the channel alone must not keep the child alive
 // (a module whose top-level await never settles ends with status 13, as it would outside).
 process.on('disconnect', () => process.exit(1));
@@ -71,12 +99,25 @@ function stopChildren(signal: NodeJS.Signals): void {
   if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 }
 
+/**
+ * Node opens its inspector on 127.0.0.1:9229 at a SIGUSR1 to it, and anyone who reaches that port runs code
+ * in the process (Runtime.evaluate); a listener takes the place of that default (Node 20 has no
+ * --disable-sigusr1). The CLI ignores the signal for its whole life; a program using the probe as a
+ * library, only while a loader child lives (the child cannot signal, see RUNNER: this is the second wall).
+ */
+export function keepInspectorClosed(): void {}
+
 function watchChild(child: ChildProcess): void {
-  if (liveChildren.size === 0) for (const name of STOP_SIGNALS) process.on(name, stopChildren);
+  if (liveChildren.size === 0) {
+    for (const name of STOP_SIGNALS) process.on(name, stopChildren);
+    if (process.platform !== 'win32') process.on('SIGUSR1', keepInspectorClosed);
+  }
   liveChildren.add(child);
   const forget = () => {
     if (!liveChildren.delete(child)) return;
-    if (liveChildren.size === 0) for (const name of STOP_SIGNALS) process.off(name, stopChildren);
+    if (liveChildren.size > 0) return;
+    for (const name of STOP_SIGNALS) process.off(name, stopChildren);
+    process.off('SIGUSR1', keepInspectorClosed);
   };
   child.once('close', forget);
   child.once('error', forget);
@@ -88,7 +129,7 @@ const firstLine = (text: string) => text.trim().split('\n')[0]?.slice(0, 200) ??
 function runInChild(code: string, cwd: string, shown: string): Promise<Reply> {
   return new Promise((resolvePromise, reject) => {
     const fail = (reason: string) => reject(new InputError(`${shown}: cannot load the scenario module (${reason})`));
-    const child = spawn(process.execPath, [...permissionFlags(), '--no-warnings', '--input-type=module', '-e', RUNNER], {
+    const child = spawn(process.execPath, [...permissionFlags(), `--max-old-space-size=${SCENARIO_HEAP_MIB}`, '--no-warnings', '--input-type=module', '-e', RUNNER], {
       cwd,
       env: {},
       stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
@@ -123,6 +164,7 @@ function runInChild(code: string, cwd: string, shown: string): Promise<Reply> {
       if (reply) return resolvePromise(reply);
       // Node's exit code 13: the module's top-level await never settled (nothing was left to run).
       if (status === 13 && !signal) return fail('its top-level await never settles');
+      if (/heap limit|heap out of memory/.test(stderr)) return fail(`it ran out of memory: the limit is ${SCENARIO_HEAP_MIB} MiB`);
       const why = signal ? `signal ${signal}` : `status ${status}`;
       fail(`it ended the process (${why}) at import${stderr.trim() ? `: ${firstLine(stderr)}` : ''}`);
     });
@@ -130,33 +172,116 @@ function runInChild(code: string, cwd: string, shown: string): Promise<Reply> {
   });
 }
 
-/** Bundles one scenario module into a single ES module, whatever package.json or tsconfig.json is near it. */
-async function bundle(path: string, shown: string): Promise<string> {
-  const source = readInputText(path, 'scenario module');
-  if (source === undefined) throw new InputError(`${shown}: cannot read the scenario module (ENOENT)`);
-  const { build } = await import('esbuild');
+const NAMESPACE = 'scenario-folder';
+const LOADERS: Record<string, Loader> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.json': 'json' };
+/** What an import may omit or write as .js, as TypeScript and esbuild allow: the candidates, in order. */
+const CANDIDATES = (base: string): string[] => {
+  const swapped = { '.js': '.ts', '.mjs': '.mts', '.cjs': '.cts' }[extname(base)];
+  return [base, ...(swapped ? [base.slice(0, -extname(base).length) + swapped] : []), ...Object.keys(LOADERS).map((ext) => base + ext), ...Object.keys(LOADERS).map((ext) => join(base, `index${ext}`))];
+};
+const within = (root: string, path: string) => path === root || path.startsWith(root + sep);
+
+/**
+ * Confines a bundle to `root` (a realpath): esbuild resolves and reads nothing itself. Bare and absolute
+ * specifiers are refused (a package would be resolved through folders above `root`, package.json files
+ * esbuild would read itself); node: built-ins stay imports, which the child's permission model governs.
+ */
+function confinedTo(root: string, entry: string): Plugin {
+  let left = MAX_BUNDLE_INPUT_BYTES;
+  const shown = (path: string) => relative(root, path) || '.';
+  const refuse = (specifier: string, why: string) => ({
+    errors: [{ text: `it imports '${specifier}', ${why}; a scenario module imports only files inside its folder (by relative path) and node: built-ins` }],
+  });
+  return {
+    name: 'scenario-folder',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind === 'entry-point') return { path: entry, namespace: NAMESPACE };
+        const specifier = args.path;
+        if (isBuiltin(specifier)) return { path: specifier, external: true };
+        if (!/^\.\.?(\/|$)/.test(specifier)) return refuse(specifier, specifier.startsWith('/') ? 'an absolute path' : 'a package');
+        const base = resolve(args.resolveDir, specifier);
+        if (!within(root, base)) return refuse(specifier, 'outside the scenario folder');
+        const found = CANDIDATES(base).find((candidate) => within(root, candidate) && statSync(candidate, { throwIfNoEntry: false })?.isDirectory() === false);
+        if (!found) return { errors: [{ text: `Could not resolve "${specifier}"` }] };
+        const real = realpathSync(found);
+        if (!within(root, real)) return refuse(specifier, `a symbolic link to ${real}, outside the scenario folder`);
+        return { path: real, namespace: NAMESPACE };
+      });
+      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
+        const loader = args.with.type === 'text' ? 'text' : args.with.type === 'json' ? 'json' : LOADERS[extname(args.path)];
+        if (!loader) return { errors: [{ text: `${shown(args.path)} is not a .ts, .mts, .js, .mjs or .json file (import it with { type: 'text' } to have its text)` }] };
+        let text: string | undefined;
+        try {
+          text = readInputText(args.path, args.path === entry ? 'scenario module' : 'file it imports');
+        } catch (error) {
+          if (!(error instanceof InputError)) throw error;
+          return { errors: [{ text: `${shown(args.path)}: ${error.message.slice(args.path.length + 2)}` }] };
+        }
+        if (text === undefined) return { errors: [{ text: `Could not read "${shown(args.path)}" (ENOENT)` }] };
+        if (Buffer.byteLength(text) > left) return { errors: [{ text: `${shown(args.path)}: the files of the bundle are together over the limit of ${MAX_BUNDLE_INPUT_BYTES} bytes (64 MiB)` }] };
+        left -= Buffer.byteLength(text);
+        return { contents: text, loader, resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+/** esbuild's first error as one line: the text and where, when it is not in the scenario file itself. */
+function firstError(errors: readonly Message[], root: string, entry: string): string | undefined {
+  const [first] = errors;
+  if (!first) return undefined;
+  const where = first.location;
+  if (!where) return first.text;
+  const file = where.file.replace(`${NAMESPACE}:`, '');
+  return `${first.text} (${file === entry ? '' : `${relative(root, file)}, `}line ${where.line})`;
+}
+
+/**
+ * Bundles one scenario module (`entry`, a realpath inside `root`) into a single ES module, whatever
+ * package.json or tsconfig.json is near it.
+ */
+export async function bundleScenarioModule(entry: string, root: string, shown: string, timeoutMs = SCENARIO_BUNDLE_TIMEOUT_MS): Promise<string> {
+  const fail = (reason: string) => new InputError(`${shown}: cannot load the scenario module (${reason})`);
+  const { context } = await import('esbuild');
+  const bundler = await context({
+    // Not a path: esbuild would look at a path entry itself (list its folder, stat it) before asking us.
+    entryPoints: ['scenario-module'],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+    tsconfigRaw: {},
+    plugins: [confinedTo(root, entry)],
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void bundler.cancel();
+  }, timeoutMs);
   try {
-    const result = await build({
-      stdin: { contents: source, resolveDir: dirname(path), sourcefile: basename(path), loader: 'ts' },
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      write: false,
-      logLevel: 'silent',
-      tsconfigRaw: {},
-    });
-    return result.outputFiles[0]?.text ?? '';
+    const result = await bundler.rebuild();
+    if (timedOut) throw fail(`it did not finish bundling within ${timeoutMs / 1000} s`);
+    return result.outputFiles?.[0]?.text ?? '';
   } catch (error) {
-    const first = (error as { errors?: { text: string; location?: { line: number } | null }[] }).errors?.[0];
-    const reason = first ? `${first.text}${first.location ? ` (line ${first.location.line})` : ''}` : firstLine((error as Error).message);
-    throw new InputError(`${shown}: cannot load the scenario module (${reason})`);
+    if (error instanceof InputError) throw error;
+    if (timedOut) throw fail(`it did not finish bundling within ${timeoutMs / 1000} s`);
+    const reason = firstError((error as { errors?: Message[] }).errors ?? [], root, entry);
+    throw fail(reason ?? firstLine((error as Error).message));
+  } finally {
+    clearTimeout(timer);
+    await bundler.dispose();
   }
 }
 
-/** The default export of a TypeScript scenario module, as JSON (undefined when it has none). */
-export async function loadScenarioModule(path: string, shown: string): Promise<unknown> {
-  const code = await bundle(path, shown);
+/**
+ * The default export of a TypeScript scenario module, as JSON (undefined when it has none). `path` is the
+ * module's realpath, inside `root`, the realpath of its folder.
+ */
+export async function loadScenarioModule(path: string, root: string, shown: string): Promise<unknown> {
+  const code = await bundleScenarioModule(path, root, shown);
   const reply = await runInChild(code, dirname(path), shown);
   if (reply.kind === 'error') throw new InputError(`${shown}: cannot load the scenario module (${reply.message})`);
   if (reply.kind === 'none') return undefined;

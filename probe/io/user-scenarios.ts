@@ -1,8 +1,11 @@
 // User-written scenarios (--scenarios DIR): JSON or TypeScript files, each one scenario or a list, run
 // beside the built-in matrix. Every file is loaded and validated before anything runs; a problem is an
-// InputError naming the file, the field and the reason.
-import { readdirSync } from 'node:fs';
-import { extname, join } from 'node:path';
+// InputError naming the file, the field and the reason. JSON files are data; TypeScript files are code,
+// loaded only when the user trusts them (issue 20). No file is read from outside the folder: a scenario
+// file that is a symbolic link is followed only to a file inside it (an alias is harmless: whatever it
+// names, the user already handed the probe), and a module imports only files inside it.
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { extname, join, sep } from 'node:path';
 import { z } from 'zod';
 import { defineCase } from '../core/define.ts';
 import { ExpectedSchema, ToolDefinitionSchema, ToolResultSchema, type Scenario } from '../core/domain.ts';
@@ -53,24 +56,53 @@ function toScenarios(file: string, scenario: UserScenario): Scenario[] {
   return first ? cells.map((made) => ({ ...made, tool: first.tool, server: first.server })) : cells;
 }
 
-/** Loads every .json, .ts and .mts file of `dir` (sorted by name, so the order is stable). */
-export async function loadUserScenarios(dir: string, shownDir: string, taken: ReadonlySet<string>): Promise<Scenario[]> {
-  let names: string[];
+export interface UserScenarioOptions {
+  /** Run TypeScript scenario modules (--allow-scenario-code); without it a folder holding one is refused. */
+  readonly allowCode: boolean;
+}
+
+const errno = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
+
+/** Where `name` in `root` leads: itself, or the file its symbolic link names when that is inside `root`. */
+function insideFolder(root: string, name: string, shown: string): string {
+  const path = join(root, name);
+  let real: string;
   try {
-    names = readdirSync(dir).filter((name) => ['.json', '.ts', '.mts'].includes(extname(name)) && !name.endsWith('.d.ts')).sort();
+    if (!lstatSync(path).isSymbolicLink()) return path;
+    real = realpathSync(path);
   } catch (error) {
-    throw new InputError(`--scenarios ${shownDir}: cannot read the folder (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new InputError(`${shown}: cannot read the scenario file (${errno(error)})`);
+  }
+  if (real !== root && !real.startsWith(root + sep)) throw new InputError(`${shown}: is a symbolic link to ${real}, outside the scenario folder; scenario files are read only from inside it`);
+  return real;
+}
+
+/** Loads every .json, .ts and .mts file of `dir` (sorted by name, so the order is stable). */
+export async function loadUserScenarios(dir: string, shownDir: string, taken: ReadonlySet<string>, options: UserScenarioOptions): Promise<Scenario[]> {
+  let names: string[];
+  let root: string;
+  try {
+    root = realpathSync(dir);
+    names = readdirSync(root).filter((name) => ['.json', '.ts', '.mts'].includes(extname(name)) && !name.endsWith('.d.ts')).sort();
+  } catch (error) {
+    throw new InputError(`--scenarios ${shownDir}: cannot read the folder (${errno(error)})`);
   }
   if (names.length === 0) throw new InputError(`--scenarios ${shownDir}: no .json or .ts scenario files in it`);
+  const code = names.find((name) => extname(name) !== '.json');
+  if (code !== undefined && !options.allowCode) {
+    throw new InputError(
+      `--scenarios ${shownDir}: ${code} is a TypeScript scenario module, which is code: it runs only with --allow-scenario-code (JSON scenario files need no trust)`,
+    );
+  }
   const ids = new Map<string, string>();
   const scenarios: Scenario[] = [];
   for (const name of names) {
-    const path = join(dir, name);
     const shown = join(shownDir, name);
+    const path = insideFolder(root, name, shown);
     const parsed =
       extname(name) === '.json'
         ? validateScenarios(readJsonFile(path, z.unknown(), 'scenario file', shown), shown, 'scenario file')
-        : validateScenarios(await loadScenarioModule(path, shown), shown, 'scenario module (its default export)');
+        : validateScenarios(await loadScenarioModule(path, root, shown), shown, 'scenario module (its default export)');
     for (const scenario of parsed) {
       for (const made of toScenarios(shown, scenario)) {
         if (taken.has(made.id)) throw new InputError(`${shown}: case ${made.id} is already defined by the built-in matrix; choose another shape name`);
