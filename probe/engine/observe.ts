@@ -1,6 +1,8 @@
 // Runs one scenario against one real client and records what happened. No judgement here.
+import { isDeepStrictEqual } from 'node:util';
 import { CallRejected, type ClientAdapter, type ConnectedClient } from '../clients/index.ts';
-import type { ClientLine, ErrorInfo, JsonValue, Observation, Scenario, ServerSent, Stage } from '../core/domain.ts';
+import type { ClientLine, DroppedKey, ErrorInfo, JsonValue, Observation, Scenario, ServerSent, Stage } from '../core/domain.ts';
+import { droppedKeys, withoutKeys } from '../core/dropped.ts';
 import type { ServerSource } from '../core/fixture.ts';
 import { classifyRejection, rejectionFacts, thrownClass, type RejectionFacts } from '../core/rejected-by.ts';
 import { SECOND_PAGE, startFixtureServer, type RunningFixture } from '../fixtures/index.ts';
@@ -63,6 +65,30 @@ function returnedObservation(value: unknown): Extract<ClientObservation, { outco
   }
   if (Object.keys(otherKeys).length > 0) observation.otherKeys = otherKeys;
   return observation;
+}
+
+/**
+ * The own keys the result lost on the way: from the scenario's result to what went on the wire (the
+ * server's: the v1 Server's CallToolResult parse, for one), and from the wire to what the client handed
+ * back (the client's own parse), in structuredContent and content. The server's count only when its
+ * answer is the scenario's less exactly those keys: an answer it rewrote (an McpServer's own error
+ * result) is recorded whole as `altered`, and listing what it lacks would say less than that.
+ */
+function droppedOnTheWay(scenario: Scenario, serverSent: ServerSent, observed: CallObservation): DroppedKey[] {
+  const given = 'result' in scenario.server && scenario.server.result !== 'throw' ? scenario.server.result : undefined;
+  if (given === undefined) return [];
+  const wire = serverSent === 'as-scenario' ? given : typeof serverSent === 'object' && 'altered' in serverSent ? serverSent.altered : undefined;
+  if (wire === undefined) return [];
+  const byServer = droppedKeys(given, wire);
+  const onlyDropped = byServer.length > 0 && isDeepStrictEqual(withoutKeys(given, byServer), wire);
+  const dropped: DroppedKey[] = onlyDropped ? byServer.map((path) => ({ path, by: 'server' })) : [];
+  if (observed.outcome === 'returned' && typeof wire === 'object' && wire !== null && !Array.isArray(wire)) {
+    for (const field of ['structuredContent', 'content'] as const) {
+      if (!Object.hasOwn(wire, field) || !Object.hasOwn(observed, field)) continue;
+      dropped.push(...droppedKeys(wire[field], observed[field], [field]).map((path): DroppedKey => ({ path, by: 'client' })));
+    }
+  }
+  return dropped;
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -156,10 +182,14 @@ export async function observe(scenario: Scenario, adapter: ClientAdapter, runOpt
     // The server answered the call: make sure its report of what it sent is in before reading it.
     if (base.outcome === 'returned' || base.outcome === 'rejected') await fixture?.settle(1000);
     const serverSent = fixture?.serverSent() ?? 'nothing';
+    const dropped = droppedOnTheWay(scenario, serverSent, base);
+    const droppedField = dropped.length > 0 ? { dropped } : {};
     const observation: Observation =
       base.outcome === 'rejected'
-        ? { outcome: 'rejected', error: base.error, by: classifyRejection(base.facts, serverSent), serverSent }
-        : { ...base, serverSent };
+        ? { outcome: 'rejected', error: base.error, by: classifyRejection(base.facts, serverSent), serverSent, ...droppedField }
+        : base.outcome === 'returned'
+          ? { ...base, serverSent, ...droppedField }
+          : { ...base, serverSent };
     runOptions.onObserved?.(observation);
     return observation;
   } finally {
