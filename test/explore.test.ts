@@ -142,6 +142,21 @@ describe('explore on the command line', () => {
     expect([known.code, known.stderr]).toEqual([2, expect.stringMatching(/known\.json: not a valid known-findings file: settings: /)]);
   });
 
+  // An index past the server's arrays was once wrapped (modulo) and replayed another sequence, exit 0.
+  const server = { pageSize: 1, tools: [{ name: 'alpha', versions: [{ properties: ['b'], required: [], closed: false }] }] };
+  it.each([
+    ['a call step\'s tool', { do: 'call', tool: 1, conforms: 'current', isError: false, structured: true }, /sequence\.steps\[0\]\.tool: tool 1 is past the server's 1 tool \(0 to 0\)$/],
+    ['a change step\'s tool', { do: 'change', tool: 7, notify: true }, /sequence\.steps\[0\]\.tool: tool 7 is past the server's 1 tool/],
+    ['a list step\'s page', { do: 'list', how: 'page', page: 1 }, /sequence\.steps\[0\]\.page: page 1 is past the server's 1 page \(0 to 0\)$/],
+    ['a page on a list step that is not by page', { do: 'list', how: 'plain', page: 0 }, /sequence\.steps\[0\]\.page: a page is given only with how "page", not "plain"$/],
+  ])('refuses %s out of range, naming the field, exit 2', async (_what, step, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'explore-index-'));
+    writeFileSync(join(dir, 'finding.json'), JSON.stringify({ schemaVersion: 1, class: 'x', oracle: 'differential', clients: ['v1'], sequence: { server, steps: [step] } }));
+    const replay = await runMain(['explore', '--replay', join(dir, 'finding.json')]);
+    expect(replay.code).toBe(2);
+    expect(replay.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(message)]);
+  });
+
 });
 
 describe('the known-findings comparison', () => {

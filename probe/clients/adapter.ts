@@ -8,6 +8,7 @@
 import type { ClientLine, Discovery, ToolDefinition, TransportKind } from '../core/domain.ts';
 import type { ClientEndpoint } from '../core/endpoint.ts';
 import { HARNESS } from '../core/harness.ts';
+import { rejectionFacts, type CallStage, type RejectionFacts } from '../core/rejected-by.ts';
 import { CLIENT_PACKAGES, LINE_PINS } from './packages.ts';
 
 export interface ConnectedClient {
@@ -18,6 +19,7 @@ export interface ConnectedClient {
   /**
    * The call as the line's application makes it, resolving to whatever the application is handed: the
    * SDK's `callTool` result; after one of the line's own discovery modes, what its converted tool returns.
+   * It rejects with a `CallRejected`: what the application was thrown, and where it was thrown.
    */
   callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
   /**
@@ -89,6 +91,103 @@ export function clientClassOf(module: unknown, what: string): AnyClientClass {
   }
   return Client as AnyClientClass;
 }
+
+/**
+ * What a line's call threw (`thrown`, exactly what the application gets) and the structural facts of
+ * where it was thrown (core/rejected-by.ts classifies who rejected from these, never from a message).
+ */
+export class CallRejected extends Error {
+  constructor(
+    readonly thrown: unknown,
+    readonly facts: RejectionFacts,
+  ) {
+    super('the call rejected');
+    this.name = 'CallRejected';
+  }
+}
+
+type Settled = 'not-made' | 'resolved' | 'rejected';
+const STAGE_OF: Record<Settled, CallStage> = { 'not-made': 'before-request', rejected: 'request', resolved: 'after-request' };
+
+/**
+ * Watches how one method of a client settles on each call, passing its arguments, its value and its error
+ * through unchanged: the SDK clients' `request` (their callTool awaits `this.request` between its
+ * pre-checks and its outputSchema check), the AI SDK's `callTool` (its converted tools call it as
+ * `self.callTool`), the v1 client's `callTool` under LangChain's tools.
+ */
+export class CallWatch {
+  settled: Settled = 'not-made';
+  thrown: unknown;
+
+  constructor(client: object, method: 'request' | 'callTool', isWatched: (args: unknown[]) => boolean = () => true) {
+    const target = client as Record<string, unknown>;
+    const original = target[method];
+    if (typeof original !== 'function') throw new TypeError(`the client has no ${method}() method`);
+    const rejected = (error: unknown) => {
+      this.settled = 'rejected';
+      this.thrown = error;
+    };
+    target[method] = (...args: unknown[]): unknown => {
+      if (!isWatched(args)) return original.apply(client, args);
+      let pending: unknown;
+      try {
+        pending = original.apply(client, args);
+      } catch (error) {
+        rejected(error);
+        throw error;
+      }
+      return Promise.resolve(pending).then(
+        (value: unknown) => {
+          this.settled = 'resolved';
+          return value;
+        },
+        (error: unknown) => {
+          rejected(error);
+          throw error;
+        },
+      );
+    };
+  }
+
+  reset(): void {
+    this.settled = 'not-made';
+    this.thrown = undefined;
+  }
+}
+
+export interface CallWatches {
+  /** The client's tools/call request: where, relative to it, the client threw. */
+  readonly request: CallWatch;
+  /**
+   * A framework over the client (LangChain): the client's whole call, so that a throw after it resolved
+   * is the framework's conversion, and the client's own error under the framework's is the one classified.
+   */
+  readonly clientCall?: CallWatch;
+  /** Whether the client had seen its connection close (read when the call rejects). */
+  readonly connectionClosed?: () => boolean;
+}
+
+/** Runs one call of a line; a rejection becomes a CallRejected with where it was thrown. */
+export async function watchedCall<T>(watches: CallWatches, call: () => Promise<T>): Promise<T> {
+  watches.request.reset();
+  watches.clientCall?.reset();
+  try {
+    return await call();
+  } catch (thrown) {
+    const extra = { connectionClosed: watches.connectionClosed?.() === true };
+    const { clientCall } = watches;
+    const facts =
+      clientCall === undefined || clientCall.settled === 'not-made'
+        ? rejectionFacts(thrown, STAGE_OF[watches.request.settled], extra)
+        : clientCall.settled === 'rejected'
+          ? rejectionFacts(clientCall.thrown, STAGE_OF[watches.request.settled], extra)
+          : rejectionFacts(thrown, 'conversion', extra);
+    throw new CallRejected(thrown, facts);
+  }
+}
+
+/** The SDK clients' `request(request, …)`: is this the tools/call request? */
+export const isToolsCallRequest = (args: unknown[]): boolean => (args[0] as { method?: unknown } | null | undefined)?.method === 'tools/call';
 
 /** The part of a connected client both lines share; only the call itself differs between them. */
 export function wrapClient(client: AnyClient, transport: unknown, callTool: ConnectedClient['callTool']): ConnectedClient {

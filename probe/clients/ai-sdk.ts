@@ -7,7 +7,7 @@
 import type { Discovery, ToolDefinition } from '../core/domain.ts';
 import type { ClientEndpoint } from '../core/endpoint.ts';
 import type { ClientAdapter, ConnectedClient, LineDescription } from './adapter.ts';
-import { CLIENT_INFO, importLinePackage, lazyAdapter, packageNameOf } from './adapter.ts';
+import { CallWatch, CLIENT_INFO, importLinePackage, lazyAdapter, packageNameOf, watchedCall } from './adapter.ts';
 
 type AiSdkMcp = typeof import('@ai-sdk/mcp');
 type McpClient = Awaited<ReturnType<AiSdkMcp['createMCPClient']>>;
@@ -54,6 +54,15 @@ export function createAiSdkAdapter(mcp: AiSdkMcp): ClientAdapter {
         // The audit's setting: the plain 2025-era initialize handshake, no server/discover probe first.
         protocolVersionDiscovery: false,
       });
+      // The AI SDK's callTool is its tools/call request (mcp-client.ts callTool: `this.request` with retries,
+      // no check before or after it); a converted tool's `execute` calls it as `self.callTool` and then,
+      // with an application outputSchema, only `extractStructuredContent`. Its errors carry no code for a
+      // closed connection, so whether the client had seen its transport close is read from the client's
+      // own `isClosed`, which its `onClose` sets before it rejects every pending request.
+      const watches = {
+        request: new CallWatch(client, 'callTool'),
+        connectionClosed: () => (client as unknown as { isClosed?: unknown }).isClosed === true,
+      };
       let tools: Record<string, ConvertedTool> | undefined;
       let withSchemas = false;
       const connected: ConnectedClient = {
@@ -82,7 +91,7 @@ export function createAiSdkAdapter(mcp: AiSdkMcp): ClientAdapter {
             throw new TypeError(`the ai-sdk line has no discovery mode ${mode}`);
           }
         },
-        async callTool(name, args, options) {
+        callTool: (name, args, options) => watchedCall(watches, async () => {
           if (options?.toolDefinition) throw new TypeError('the ai-sdk client cannot take a tool definition in callTool');
           const requestOptions = options?.timeoutMs !== undefined ? { options: { timeout: options.timeoutMs } } : {};
           if (tools === undefined) return client.callTool({ name, arguments: args, ...requestOptions });
@@ -98,7 +107,7 @@ export function createAiSdkAdapter(mcp: AiSdkMcp): ClientAdapter {
           // execute returns the CallToolResult itself when isError is set or no output schema was given.
           const isResult = !withSchemas || (typeof value === 'object' && value !== null && (value as { isError?: unknown }).isError === true);
           return isResult ? value : { [OUTPUT_KEY]: value };
-        },
+        }),
         close: () => client.close(),
       };
       return connected;

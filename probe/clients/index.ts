@@ -6,6 +6,7 @@ import { createV1Adapter, v1Adapter } from './v1.ts';
 import { createV2Adapter, v2Adapter } from './v2.ts';
 
 export type { ClientAdapter, ClientUnderTest, ConnectedClient } from './adapter.ts';
+export { CallRejected } from './adapter.ts';
 
 /** Adapters over the project's own pinned clients: one row per client line. */
 export const adapters = { v1: v1Adapter, v2: v2Adapter, 'ai-sdk': aiSdkAdapter, langchain: langChainAdapter } as const satisfies Record<ClientLine, ClientAdapter>;

@@ -7,7 +7,7 @@
 // the adapter's, and is not observed here.)
 import type { Discovery } from '../core/domain.ts';
 import type { AnyClientClass, ClientAdapter, ConnectedClient, LineDescription } from './adapter.ts';
-import { CLIENT_INFO, importLinePackage, lazyAdapter, packageNameOf, wrapClient } from './adapter.ts';
+import { CallWatch, CLIENT_INFO, importLinePackage, isToolsCallRequest, lazyAdapter, packageNameOf, watchedCall, wrapClient } from './adapter.ts';
 import { v1Transport } from './v1.ts';
 
 type Adapters = typeof import('@langchain/mcp-adapters');
@@ -33,7 +33,12 @@ function createLangChainAdapter({ loadMcpTools, Client }: { loadMcpTools: Adapte
       const transport = await v1Transport(endpoint);
       await client.connect(transport);
       let tools: LangChainTool[] | undefined;
-      const base = wrapClient(client, transport, async (name, args, options) => {
+      // LangChain's `_callTool` calls this client's `callTool` and wraps what it throws in a ToolException
+      // that keeps only its text (`Error calling tool …: ${String(error)}`, tools.js), and throws its own
+      // ToolException for an isError result (`_convertCallToolResult`). Watching the v1 call tells the two
+      // apart and keeps the v1 error's class and code.
+      const watches = { request: new CallWatch(client, 'request', isToolsCallRequest), clientCall: new CallWatch(client, 'callTool') };
+      const base = wrapClient(client, transport, (name, args, options) => watchedCall(watches, async () => {
         if (tools === undefined) throw new TypeError('the langchain line calls a tool only after load-tools');
         const tool = tools.find((t) => t.name === name);
         if (!tool) throw new TypeError(`loadMcpTools gave no tool ${name}`);
@@ -46,7 +51,7 @@ function createLangChainAdapter({ loadMcpTools, Client }: { loadMcpTools: Adapte
           status?: unknown;
         };
         return { [MESSAGE_KEY]: { content: message.content, artifact: message.artifact, status: message.status } };
-      });
+      }));
       const connected: ConnectedClient = {
         ...base,
         async discover(mode: Discovery) {

@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientEndpoint } from '../core/endpoint.ts';
 import type { AnyClientClass, ClientAdapter, LineDescription } from './adapter.ts';
-import { CLIENT_INFO, lazyAdapter, packageNameOf, wrapClient } from './adapter.ts';
+import { CallWatch, CLIENT_INFO, isToolsCallRequest, lazyAdapter, packageNameOf, watchedCall, wrapClient } from './adapter.ts';
 
 /** The v1 line's own transports (loaded only when a case uses them, to keep the audit's start-up lean). */
 export async function v1Transport(endpoint: ClientEndpoint): Promise<Transport> {
@@ -37,12 +37,15 @@ export function createV1Adapter(ClientClass: AnyClientClass): ClientAdapter {
       const client = new ClientClass(CLIENT_INFO);
       const transport = await v1Transport(endpoint);
       await client.connect(transport);
-      return wrapClient(client, transport, (name, args, options) => {
-        // v1 has no way to hand callTool a tool definition; the extended matrix has no such v1 case.
-        if (options?.toolDefinition) throw new TypeError('the v1 client cannot take a tool definition in callTool');
-        if (options?.timeoutMs !== undefined) return client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs });
-        return client.callTool({ name, arguments: args });
-      });
+      const watches = { request: new CallWatch(client, 'request', isToolsCallRequest) };
+      return wrapClient(client, transport, (name, args, options) =>
+        watchedCall(watches, async () => {
+          // v1 has no way to hand callTool a tool definition; the extended matrix has no such v1 case.
+          if (options?.toolDefinition) throw new TypeError('the v1 client cannot take a tool definition in callTool');
+          if (options?.timeoutMs !== undefined) return client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs });
+          return client.callTool({ name, arguments: args });
+        }),
+      );
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { ClientEndpoint } from '../core/endpoint.ts';
 import type { AnyClient, AnyClientClass, ClientAdapter, LineDescription } from './adapter.ts';
-import { CLIENT_INFO, lazyAdapter, packageNameOf, wrapClient } from './adapter.ts';
+import { CallWatch, CLIENT_INFO, isToolsCallRequest, lazyAdapter, packageNameOf, watchedCall, wrapClient } from './adapter.ts';
 
 /** The v2 line's own transports; in memory, the fixture's v1 linked pair (see below). */
 async function v2Transport(endpoint: ClientEndpoint): Promise<unknown> {
@@ -48,13 +48,16 @@ export function createV2Adapter(ClientClass: AnyClientClass): ClientAdapter {
         // `prior: { kind: 'legacy' }` is the audit's setting: the plain 2025-era initialize handshake.
         await client.connect(transport, { prior: { kind: 'legacy' } });
       }
-      return wrapClient(client, transport, (name, args, options) => {
-        const callOptions = {
-          ...(options?.toolDefinition && { toolDefinition: options.toolDefinition }),
-          ...(options?.timeoutMs !== undefined && { timeout: options.timeoutMs }),
-        };
-        return Object.keys(callOptions).length > 0 ? client.callTool({ name, arguments: args }, callOptions) : client.callTool({ name, arguments: args });
-      });
+      const watches = { request: new CallWatch(client, 'request', isToolsCallRequest) };
+      return wrapClient(client, transport, (name, args, options) =>
+        watchedCall(watches, () => {
+          const callOptions = {
+            ...(options?.toolDefinition && { toolDefinition: options.toolDefinition }),
+            ...(options?.timeoutMs !== undefined && { timeout: options.timeoutMs }),
+          };
+          return Object.keys(callOptions).length > 0 ? client.callTool({ name, arguments: args }, callOptions) : client.callTool({ name, arguments: args });
+        }),
+      );
     },
   };
 }

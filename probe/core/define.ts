@@ -3,7 +3,7 @@
 import {
   ExpectedSchema,
   ToolDefinitionSchema,
-  ToolResultSchema,
+  toolResultAsGiven,
   type ClientLine,
   type Discovery,
   type Expected,
@@ -59,7 +59,7 @@ export function defineCase(definition: CaseDefinition): Scenario {
     discovery,
     shape: shape.id,
     tool: ToolDefinitionSchema.parse(tool),
-    server: definition.server ?? { kind: 'respond', result: ToolResultSchema.parse(shape.result) },
+    server: definition.server ?? { kind: 'respond', result: toolResultAsGiven(shape.result) },
     expected: definition.expected === null ? null : ExpectedSchema.parse(definition.expected),
     ...pick(definition, ['arguments', 'calledName', 'timeoutMs', 'clientTimeoutMs', 'transport', 'family', 'question', 'reference']),
   };

@@ -82,6 +82,18 @@ export const ToolResultSchema = z.record(z.string(), JsonValueSchema);
 export type ToolResult = z.infer<typeof ToolResultSchema>;
 
 /**
+ * A tool result checked against ToolResultSchema and kept exactly as given. zod 4 leaves an own
+ * `__proto__` key out of what it parses from a record (its prototype-pollution guard), while JSON.parse
+ * keeps one as an own property: the parsed value would be another result than the scenario's, and the
+ * wire tap would compare the wire with that other result (issue 20).
+ */
+export function toolResultAsGiven(value: unknown): ToolResult {
+  ToolResultSchema.parse(value);
+  // structuredClone keeps own `__proto__` keys (it defines properties, it does not assign them).
+  return structuredClone(value) as ToolResult;
+}
+
+/**
  * What a case expects a client to do, test262-style: the case passes only when exactly this happens.
  * `returned`: `structuredContent` absent from the expectation means "must be absent"; `content`, when
  * given, must be deep-equal. `sent`, when given, is what the server must have put on the wire (the
@@ -168,6 +180,14 @@ export function sentKind(sent: ServerSent): SentKind {
 
 export type ServerSent = z.infer<typeof ServerSentSchema>;
 
+/**
+ * An own key the result had that the next step no longer had, by its path from the result's top: dropped
+ * by the server (the scenario's result against what went on the wire) or by the client (what went on the
+ * wire against what it handed back). Compared own key by own key, `__proto__` included.
+ */
+export const DroppedKeySchema = z.object({ path: z.array(z.string()).min(1), by: z.enum(['server', 'client']) }).strict();
+export type DroppedKey = z.infer<typeof DroppedKeySchema>;
+
 export const ObservationSchema = z.discriminatedUnion('outcome', [
   z
     .object({
@@ -178,6 +198,8 @@ export const ObservationSchema = z.discriminatedUnion('outcome', [
       // Any other key the client handed back (for example `_meta`), so nothing returned goes unrecorded.
       otherKeys: z.record(z.string(), JsonValueSchema).optional(),
       serverSent: ServerSentSchema,
+      // Absent when nothing was dropped.
+      dropped: z.array(DroppedKeySchema).min(1).optional(),
     })
     .strict(),
   z
@@ -187,6 +209,7 @@ export const ObservationSchema = z.discriminatedUnion('outcome', [
       // Who rejected the call, decided once when it was observed (engine/observe.ts).
       by: z.enum(REJECTED_BY),
       serverSent: ServerSentSchema,
+      dropped: z.array(DroppedKeySchema).min(1).optional(),
     })
     .strict(),
   z

@@ -41,7 +41,10 @@ function compile(schema: unknown): { validate: ValidateFunction } | { error: str
   try {
     // strict: false accepts the keywords real tool schemas carry (titles, examples, vendor keys);
     // addUsedSchema: false keeps schemas with the same $id from colliding in the shared instance.
-    ajv ??= new Ajv({ strict: false, allErrors: true, addUsedSchema: false });
+    // ownProperties: a JSON value's properties are its own; without it ajv's `required` and
+    // `dependencies` checks read `data[name] !== undefined`, so `required: ['toString']` is met by `{}`
+    // through Object.prototype (issue 20). The lint states what the result is, not what a client accepts.
+    ajv ??= new Ajv({ strict: false, allErrors: true, addUsedSchema: false, ownProperties: true });
     outcome = { validate: ajv.compile(schema as object) };
   } catch (error) {
     outcome = { error: (error as Error).message };

@@ -1,8 +1,10 @@
 // Runs one scenario against one real client and records what happened. No judgement here.
-import type { ClientAdapter, ConnectedClient } from '../clients/index.ts';
-import type { ClientLine, ErrorInfo, JsonValue, Observation, Scenario, ServerSent, Stage } from '../core/domain.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { CallRejected, type ClientAdapter, type ConnectedClient } from '../clients/index.ts';
+import type { ClientLine, DroppedKey, ErrorInfo, JsonValue, Observation, Scenario, ServerSent, Stage } from '../core/domain.ts';
+import { droppedKeys, withoutKeys } from '../core/dropped.ts';
 import type { ServerSource } from '../core/fixture.ts';
-import { classifyRejection } from '../core/rejected-by.ts';
+import { classifyRejection, rejectionFacts, thrownClass, type RejectionFacts } from '../core/rejected-by.ts';
 import { SECOND_PAGE, startFixtureServer, type RunningFixture } from '../fixtures/index.ts';
 
 /**
@@ -10,6 +12,8 @@ import { SECOND_PAGE, startFixtureServer, type RunningFixture } from '../fixture
  * `serverSent`) is attached. Omit that distributes over the union.
  */
 type ClientObservation = Observation extends infer O ? (O extends unknown ? Omit<O, 'serverSent' | 'by'> : never) : never;
+/** A rejection as the call is observed: the recorded error, and the facts who rejected it is decided by. */
+type CallObservation = Exclude<ClientObservation, { outcome: 'rejected' }> | (Extract<ClientObservation, { outcome: 'rejected' }> & { facts: RejectionFacts });
 
 export interface ObserveOptions {
   /** Per-case limit; a case still running after it is recorded as `timeout` instead of stalling the run. */
@@ -28,15 +32,16 @@ export interface ObserveOptions {
 
 /** Normalises what a client threw: v1 `McpError`, v2 `ProtocolError` (numeric code) or `SdkError` (string code). */
 export function describeError(error: unknown): ErrorInfo {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return {
-      name: error.name && error.name !== 'Error' ? error.name : error.constructor.name || 'Error',
-      code: typeof code === 'number' || typeof code === 'string' ? code : null,
-      message: error.message,
-    };
-  }
-  return { name: typeof error, code: null, message: String(error) };
+  return { ...thrownClass(error), message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * What a call threw, as recorded (the error the application got), with the facts of where it was thrown
+ * (clients/adapter.ts). A throw that is not a CallRejected came from no client call at all.
+ */
+export function describeRejection(error: unknown): { error: ErrorInfo; facts: RejectionFacts } {
+  if (error instanceof CallRejected) return { error: describeError(error.thrown), facts: error.facts };
+  return { error: describeError(error), facts: rejectionFacts(error, 'before-request') };
 }
 
 function toJson(value: unknown): JsonValue {
@@ -60,6 +65,30 @@ function returnedObservation(value: unknown): Extract<ClientObservation, { outco
   }
   if (Object.keys(otherKeys).length > 0) observation.otherKeys = otherKeys;
   return observation;
+}
+
+/**
+ * The own keys the result lost on the way: from the scenario's result to what went on the wire (the
+ * server's: the v1 Server's CallToolResult parse, for one), and from the wire to what the client handed
+ * back (the client's own parse), in structuredContent and content. The server's count only when its
+ * answer is the scenario's less exactly those keys: an answer it rewrote (an McpServer's own error
+ * result) is recorded whole as `altered`, and listing what it lacks would say less than that.
+ */
+function droppedOnTheWay(scenario: Scenario, serverSent: ServerSent, observed: CallObservation): DroppedKey[] {
+  const given = 'result' in scenario.server && scenario.server.result !== 'throw' ? scenario.server.result : undefined;
+  if (given === undefined) return [];
+  const wire = serverSent === 'as-scenario' ? given : typeof serverSent === 'object' && 'altered' in serverSent ? serverSent.altered : undefined;
+  if (wire === undefined) return [];
+  const byServer = droppedKeys(given, wire);
+  const onlyDropped = byServer.length > 0 && isDeepStrictEqual(withoutKeys(given, byServer), wire);
+  const dropped: DroppedKey[] = onlyDropped ? byServer.map((path) => ({ path, by: 'server' })) : [];
+  if (observed.outcome === 'returned' && typeof wire === 'object' && wire !== null && !Array.isArray(wire)) {
+    for (const field of ['structuredContent', 'content'] as const) {
+      if (!Object.hasOwn(wire, field) || !Object.hasOwn(observed, field)) continue;
+      dropped.push(...droppedKeys(wire[field], observed[field], [field]).map((path): DroppedKey => ({ path, by: 'client' })));
+    }
+  }
+  return dropped;
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -108,7 +137,7 @@ export async function observe(scenario: Scenario, adapter: ClientAdapter, runOpt
   // Once the deadline has won, the steps still under way must not leave a server or client behind that
   // nobody closes (a stdio child, a listener): each one made after that is closed at once.
   let abandoned = false;
-  const steps = async (): Promise<ClientObservation> => {
+  const steps = async (): Promise<CallObservation> => {
     try {
       const started = await startFixtureServer(scenario.tool, scenario.server, scenario.transport, runOptions.servers);
       if (abandoned) {
@@ -138,7 +167,7 @@ export async function observe(scenario: Scenario, adapter: ClientAdapter, runOpt
       };
       return returnedObservation(await client.callTool(scenario.calledName ?? scenario.tool.name, scenario.arguments ?? {}, options));
     } catch (error) {
-      return { outcome: 'rejected', error: describeError(error) };
+      return { outcome: 'rejected', ...describeRejection(error) };
     }
   };
 
@@ -149,12 +178,18 @@ export async function observe(scenario: Scenario, adapter: ClientAdapter, runOpt
   try {
     const settled = await Promise.race([steps(), deadline]);
     if (settled === TIMED_OUT) abandoned = true;
-    const base: ClientObservation = settled === TIMED_OUT ? { outcome: 'timeout', stage, afterMs: options.timeoutMs } : settled;
+    const base: CallObservation = settled === TIMED_OUT ? { outcome: 'timeout', stage, afterMs: options.timeoutMs } : settled;
     // The server answered the call: make sure its report of what it sent is in before reading it.
     if (base.outcome === 'returned' || base.outcome === 'rejected') await fixture?.settle(1000);
     const serverSent = fixture?.serverSent() ?? 'nothing';
+    const dropped = droppedOnTheWay(scenario, serverSent, base);
+    const droppedField = dropped.length > 0 ? { dropped } : {};
     const observation: Observation =
-      base.outcome === 'rejected' ? { ...base, by: classifyRejection(base.error, serverSent), serverSent } : { ...base, serverSent };
+      base.outcome === 'rejected'
+        ? { outcome: 'rejected', error: base.error, by: classifyRejection(base.facts, serverSent), serverSent, ...droppedField }
+        : base.outcome === 'returned'
+          ? { ...base, serverSent, ...droppedField }
+          : { ...base, serverSent };
     runOptions.onObserved?.(observation);
     return observation;
   } finally {

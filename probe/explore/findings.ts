@@ -41,7 +41,26 @@ export const SequenceSchema = z
       .strict(),
     steps: z.array(StepSchema),
   })
-  .strict() satisfies z.ZodType<Sequence>;
+  .strict()
+  // The model takes indexes modulo the server's counts (model.ts toolIndex: shrinking may drop tools under
+  // a generated step), and explore writes findings normalised (explore.ts normaliseSequence). A file's index
+  // past the server's arrays was never written by explore: silently wrapped, it would replay another
+  // sequence than the one it names, so it is refused, naming the field (issue 20).
+  .superRefine((sequence, context) => {
+    const tools = sequence.server.tools.length;
+    const pages = Math.ceil(tools / sequence.server.pageSize);
+    sequence.steps.forEach((step, i) => {
+      if ((step.do === 'call' || step.do === 'change') && step.tool >= tools) {
+        context.addIssue({ code: 'custom', path: ['steps', i, 'tool'], message: `tool ${step.tool} is past the server's ${tools} tool${tools === 1 ? '' : 's'} (0 to ${tools - 1})` });
+      }
+      if (step.do === 'list' && step.page !== undefined) {
+        if (step.how !== 'page') context.addIssue({ code: 'custom', path: ['steps', i, 'page'], message: `a page is given only with how "page", not "${step.how}"` });
+        else if (step.page >= pages) {
+          context.addIssue({ code: 'custom', path: ['steps', i, 'page'], message: `page ${step.page} is past the server's ${pages} page${pages === 1 ? '' : 's'} (0 to ${pages - 1})` });
+        }
+      }
+    });
+  }) satisfies z.ZodType<Sequence>;
 
 export const FINDING_FILE_VERSION = 1;
 /** A finding as a file: what `explore --replay FILE` runs. */

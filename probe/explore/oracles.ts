@@ -66,6 +66,9 @@ export function violationClass(violation: Violation): string {
 
 // The JSON Schema check the oracle applies (draft-07 defaults, as both SDKs' ajv-based validators use for
 // these plain object schemas). Compiled once per schema text: the oracle runs on every sequence.
+// No `ownProperties`, as the SDKs' own instances (v1 validation/ajv-provider.js createDefaultAjvInstance):
+// the oracle predicts what a client's check accepts, inherited names included (core/lint.ts, which
+// states what the result itself is, counts own properties only).
 const ajv = new Ajv({ strict: false, allErrors: false });
 const compiled = new Map<string, ValidateFunction>();
 function conforms(schema: Record<string, JsonValue>, value: JsonValue | undefined): boolean {

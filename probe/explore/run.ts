@@ -5,7 +5,7 @@
 import { adapters, type ConnectedClient } from '../clients/index.ts';
 import type { JsonValue, SdkLine, ToolDefinition, ToolResult } from '../core/domain.ts';
 import { classifyRejection } from '../core/rejected-by.ts';
-import { describeError } from '../engine/observe.ts';
+import { describeError, describeRejection } from '../engine/observe.ts';
 import { startScriptedServer, type ScriptedServer } from '../fixtures/scripted.ts';
 import { applyChange, cursorOf, describeStep, initialState, listPage, pageCount, resultFor, toolDefinition, type Sequence, type Step } from './model.ts';
 import type { CallSettled, LineTrace, ListVia, TraceEvent } from './trace.ts';
@@ -136,8 +136,9 @@ export async function runLine(sequence: Sequence, line: SdkLine, options: RunOpt
             );
             settled = value === STALLED ? { outcome: 'stalled' } : settledOf(value);
           } catch (error) {
-            const info = describeError(error);
-            settled = { outcome: 'rejected', by: classifyRejection(info, 'as-scenario'), error: info };
+            // The scripted server sends each answer unchanged and never a JSON-RPC error (fixtures/scripted.ts).
+            const { error: info, facts } = describeRejection(error);
+            settled = { outcome: 'rejected', by: classifyRejection(facts, 'as-scenario'), error: info };
           }
           events.push({ event: 'call', step, tool: tool.name, ...(definition && { definition }), sent: structuredClone(answer), settled });
           break;

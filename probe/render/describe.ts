@@ -1,7 +1,7 @@
 // All wording about expectations, observations, mismatches and comparisons lives here (publint-style:
 // checks emit data, one formatter words it), shared by every renderer.
 import type { CaseComparison, ComparisonKind } from '../core/compare.ts';
-import type { Discovery, Expected, Fixture, JsonValue, Mismatch, MismatchKind, Observation, RejectedBy, SentKind, TransportKind } from '../core/domain.ts';
+import type { Discovery, DroppedKey, Expected, Fixture, JsonValue, Mismatch, MismatchKind, Observation, RejectedBy, SentKind, TransportKind } from '../core/domain.ts';
 
 export function json(value: JsonValue | undefined): string {
   return value === undefined ? 'absent' : JSON.stringify(value);
@@ -34,7 +34,8 @@ export function describeObservationInFull(observed: Observation): string {
   switch (observed.outcome) {
     case 'returned': {
       const structured = Object.hasOwn(observed, 'structuredContent') ? ` structuredContent ${json(observed.structuredContent)}` : '';
-      return `${describeObservation(observed)}${structured}`;
+      const dropped = describeDropped(observed.dropped);
+      return `${describeObservation(observed)}${structured}${dropped && `; ${dropped}`}`;
     }
     case 'rejected':
       return `rejected ${observed.error.name} ${observed.error.code ?? ''}: ${observed.error.message}`.replace('  ', ' ');
@@ -73,6 +74,19 @@ export const SENT_WORDING = {
   altered: 'an altered result',
   error: 'a JSON-RPC error',
 } as const satisfies Record<SentKind, string>;
+
+const DROPPED_BY_WORDING = { server: 'the server', client: 'the client' } as const satisfies Record<DroppedKey['by'], string>;
+
+/** A key path as JSON would spell it: `structuredContent.__proto__`, a key that is no identifier quoted. */
+function keyPath(path: readonly string[]): string {
+  return path.map((key) => (/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key))).join('.');
+}
+
+/** `dropped: structuredContent.__proto__ (by the client)`, one entry per key, or '' when none was. */
+export function describeDropped(dropped: readonly DroppedKey[] | undefined): string {
+  if (!dropped || dropped.length === 0) return '';
+  return `dropped: ${dropped.map((d) => `${keyPath(d.path)} (by ${DROPPED_BY_WORDING[d.by]})`).join(', ')}`;
+}
 
 export function describeMismatch(mismatch: Mismatch): string {
   return (MISMATCH_WORDING[mismatch.kind] as (m: Mismatch) => string)(mismatch);

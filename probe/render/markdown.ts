@@ -10,6 +10,7 @@ import {
   COMPARISON_WORDING,
   describeChange,
   describeExpected,
+  describeDropped,
   describeFixture,
   describeMismatch,
   describeObservation,
@@ -105,6 +106,7 @@ function observedSection(record: CaseRecord): string[] {
 function caseDetails(record: CaseRecord): string[] {
   const summary = `<code>${html(record.id)}</code>: ${MARK[record.verdict]} ${html(describeObservation(record.observed))} (expected: ${html(describeExpected(record.expected))})`;
   const { serverSent } = record.observed;
+  const dropped = record.observed.outcome === 'returned' || record.observed.outcome === 'rejected' ? describeDropped(record.observed.dropped) : '';
   const sent =
     serverSent === 'as-scenario'
       ? 'crossed the wire unchanged'
@@ -131,6 +133,7 @@ function caseDetails(record: CaseRecord): string[] {
     '',
     fenced('json', json(record.result)),
     '',
+    ...(dropped ? [`**Keys lost on the way:** ${html(dropped)}.`, ''] : []),
     ...observedSection(record),
     ...(record.mismatches.length > 0 ? ['', '**Why it failed:**', '', ...record.mismatches.map((m) => `- ${describeMismatch(m)}`)] : []),
     '',
