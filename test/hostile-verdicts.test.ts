@@ -105,7 +105,7 @@ describe('a key dropped on the way is recorded as dropped', () => {
         join(dir, 'proto.json'),
         '{"shape":"own-proto","tool":{"name":"probe_value","inputSchema":{"type":"object"}},"result":{"content":[],"structuredContent":{"__proto__":{"x":1},"value":7}},"expected":{"v1/cold":"returned"}}',
       );
-      const [scenario] = await loadUserScenarios(dir, 'scenarios', new Set());
+      const [scenario] = await loadUserScenarios(dir, 'scenarios', new Set(), { allowCode: false });
       const result = scenario!.server.kind === 'respond' ? scenario!.server.result : {};
       expect(Object.hasOwn(result.structuredContent as object, '__proto__')).toBe(true);
     } finally {
