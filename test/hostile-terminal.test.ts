@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { captureTool } from '../probe/api/capture-tool.ts';
+import { matchers } from '../probe/api/vitest.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
 import { controlBytes, HOSTILE_STRINGS } from './helpers/hostile.ts';
 import { runMain, type MainRun } from './helpers/main.ts';
@@ -214,5 +215,21 @@ describe('captureTool against a real stdio server that writes control sequences'
     );
     expect(error?.message).toMatch(message);
     expect(acting(error!.message)).toEqual([]);
+  });
+});
+
+describe('the vitest matchers', () => {
+  it('a failure message naming a hostile server and quoting the clients is text', async () => {
+    // Control sequences first, so the quoted error messages (cut at 100 characters) reach them.
+    const required = ['\u001b[2J', '\u009b2J', '\u001b]0;owned\u0007', ...HOSTILE];
+    const subject = {
+      tool: { name: 't', inputSchema: { type: 'object' }, outputSchema: { type: 'object', required } },
+      result: { content: [], structuredContent: {} },
+      server: { name: ALL, version: '1', transport: 'stdio' as const },
+    };
+    const outcome = await matchers.toBeReturnedBy.call({}, subject, ['v1', 'v2']);
+    expect(outcome.pass).toBe(false);
+    expect(outcome.message()).toContain('from server');
+    expect(acting(outcome.message())).toEqual([]);
   });
 });
