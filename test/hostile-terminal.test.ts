@@ -128,6 +128,30 @@ describe('the terminal report of data carrying control sequences', () => {
     expectInert(replay, colour, false);
   });
 
+  it('replay --json: the JSON on stdout carries no control character raw, and is the same value as the file', async () => {
+    const out = join(dir, 'replay-json.json');
+    const json = await run(['replay', hostileCapture(), '--clients', 'v1', '--json', '--out', out], false);
+    expect(json.code, json.stderr).toBe(0);
+    expectInert(json, false);
+    expect(JSON.parse(json.stdout)).toEqual(JSON.parse(readFileSync(out, 'utf8')));
+  });
+
+  it('sweep --ndjson of a release whose error is hostile: every line is JSON and carries no control character raw', async () => {
+    const release = join(dir, 'sdk-ndjson');
+    mkdirSync(join(release, 'client'), { recursive: true });
+    writeFileSync(join(release, 'package.json'), JSON.stringify({ name: '@modelcontextprotocol/sdk', version: '1.99.0' }));
+    writeFileSync(join(release, 'client', 'index.js'), `throw new Error(${JSON.stringify(ALL)});\n`);
+    const args = ['sweep', '--v1', release, '--case', 'v1/warm/off-schema-success', '--baseline', join(dir, 'none.json'), '--out', join(dir, 'sweep-ndjson.json')];
+    for (const format of ['--ndjson', '--json']) {
+      const sweep = await run([...args, format], false);
+      expect(sweep.code, sweep.stderr).toBe(0);
+      expectInert(sweep, false);
+      expect(sweep.stdout).toContain('\\u009b2J');
+      if (format === '--json') expect(JSON.parse(sweep.stdout)).toEqual(JSON.parse(readFileSync(join(dir, 'sweep-ndjson.json'), 'utf8')));
+      else for (const line of sweep.stdout.trimEnd().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    }
+  });
+
   it('the shipped command in a real process: the same replay, nothing acts on the terminal', async () => {
     const cli = await runCli(['replay', hostileCapture(), '--clients', 'v1', '--expect', 'returned', '--out', join(dir, 'replay-cli.json')], { MCP_SDK_PROBE_CACHE: cache });
     expect(cli.code, cli.stderr).toBe(1);

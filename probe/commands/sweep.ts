@@ -12,7 +12,7 @@ import { renderSweepMarkdown } from '../render/sweep-markdown.ts';
 import { chosenMatrices, MATRICES, RECORDED_FOR } from './audit.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { InputError } from '../core/errors.ts';
-import { terminalLine } from '../core/escape.ts';
+import { terminalJson, terminalLine } from '../core/escape.ts';
 import type { LoadableRelease } from '../releases/cache.ts';
 import { releaseRequests, resolveReleases, serverReleaseRequests, type ReleaseRequest } from '../releases/resolve.ts';
 import { sdkLineOf, SERVER_PACKAGES, type Side } from '../core/release.ts';
@@ -350,8 +350,8 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
       writeFileAtomic(paths.html, page, outputLabel(paths.html, '--out'));
       io.stdout(`${terminal()}${terminalLine(`Sweep report (${inputs.format === 'html' ? 'HTML' : 'Markdown'}) written to ${displayPath(paths.html, io.cwd)}`)}\n`);
     } else io.stdout(page);
-  } else if (options.json) io.stdout(serializeSweep(result));
-  else if (options.ndjson) io.stdout(inputs.streamed ? ndjsonTail(result) : sweepToNdjson(result));
+  } else if (options.json) io.stdout(terminalJson(serializeSweep(result)));
+  else if (options.ndjson) io.stdout(terminalJson(inputs.streamed ? ndjsonTail(result) : sweepToNdjson(result)));
   else io.stdout(terminal());
   return sweepExitCode({ baseline: baseline ?? [], pinned, updatedBaseline: options.update });
 }
@@ -414,7 +414,7 @@ async function sweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
     },
     onRelease: (run, done, total, ms) =>
       status.line(`[${done}/${total}] ${releaseKey(run.release)} ${run.status === 'ran' ? `ran ${run.cases.length} cases` : `failed (${run.stage})`} in ${ms} ms`),
-    ...(options.ndjson && { inOrder: (run: ReleaseRun) => io.stdout(ndjsonReleaseLines(run)) }),
+    ...(options.ndjson && { inOrder: (run: ReleaseRun) => io.stdout(terminalJson(ndjsonReleaseLines(run))) }),
   });
   const runs = sweep.runs;
   status.done();

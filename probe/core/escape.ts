@@ -9,6 +9,7 @@
 // - markdownCode / markdownFence: code spans and fenced blocks hold any content literally; the delimiter is
 //   one backtick longer than the longest run inside (CommonMark §6.1, §4.5), counted without spreading.
 // - terminalText: no control sequence from the value reaches the terminal (ECMA-48: C0, ESC, C1, DEL).
+// - terminalJson: JSON text for a terminal, the same value, none of those characters raw.
 // - htmlText: element content and quoted attributes alike; invisible characters shown as in terminalText.
 // - xmlText / xmlAttribute: well-formed XML 1.0 for any input (§2.2 Char), read back as given, and no
 //   control character in the document itself (printed to a terminal, nothing in it acts).
@@ -109,6 +110,19 @@ export function terminalText(text: string): string {
 /** As `terminalText`, on one line: line feeds and tabs shown as escapes too. */
 export function terminalLine(text: string): string {
   return showInvisible(text, NOTHING_KEPT);
+}
+
+// JSON.stringify escapes C0 in strings (ECMA-262 QuoteJSONString) but leaves DEL, C1 and the bidi controls
+// raw; outside strings JSON text has no such character at all.
+const JSON_RAW_INVISIBLE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/g;
+
+/**
+ * JSON text for a terminal (`--json`, `--ndjson` on stdout): every character that could act on it or
+ * reorder it written as a `\uXXXX` escape, which any JSON parser reads back as the same character (RFC
+ * 8259 §7), so the value is exactly the one given.
+ */
+export function terminalJson(json: string): string {
+  return json.replace(JSON_RAW_INVISIBLE, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 // ------------------------------------------------------------------------------------------------- HTML
