@@ -34,9 +34,15 @@ function acting(output: string): string[] {
 /** The lines a terminal shows: a carriage return sends the cursor back, so the text after it is what stays. */
 const shownLines = (output: string) => output.split('\n').map((line) => line.split('\r').at(-1)!);
 
-/** `paints`: the command colours its report when colour is on (explore prints plain text either way). */
+/** The sweep's progress line on a terminal: carriage return, erase to the end of the line (REWRITE_LINE). */
+const REWRITE_LINE = '\r\u001b[K';
+
+/**
+ * `paints`: the command colours its report when colour is on (explore prints plain text either way).
+ * With colour on, stderr is a terminal too: the progress line's own REWRITE_LINE is taken out first.
+ */
 function expectInert(run: MainRun, colour: boolean, paints = true) {
-  const output = run.stdout + run.stderr;
+  const output = run.stdout + (colour ? run.stderr.replaceAll(REWRITE_LINE, '\n') : run.stderr);
   expect(acting(output)).toEqual([]);
   if (!colour) expect(controlBytes(output)).toEqual([]);
   // Colour really was on: otherwise the first check would prove nothing about painting data.
@@ -63,7 +69,7 @@ const COLOUR = [
 /** Runs the CLI in process; with colour on, as on a terminal (styleText also checks the real stream: FORCE_COLOR). */
 function run(args: string[], colour: boolean, env: Record<string, string> = {}): Promise<MainRun> {
   if (colour) vi.stubEnv('FORCE_COLOR', '1');
-  return runMain(args, { stdoutIsTty: colour, env: { MCP_SDK_PROBE_CACHE: cache, ...env } });
+  return runMain(args, { stdoutIsTty: colour, stderrIsTty: colour, env: { MCP_SDK_PROBE_CACHE: cache, ...env } });
 }
 
 /** A capture whose file name, tool name, outputSchema and structuredContent carry every hostile string. */
@@ -114,6 +120,8 @@ describe('the terminal report of data carrying control sequences', () => {
     expect(sweep.code, sweep.stderr).toBe(0);
     expect(sweep.stdout).toContain('Releases that did not run');
     expect(sweep.stdout).toContain('\\e[2J');
+    // On a terminal the progress line names each release as it finishes, rewriting itself.
+    if (colour) expect(sweep.stderr).toContain(`${REWRITE_LINE}[1/1] `);
     expectInert(sweep, colour);
   });
 
@@ -153,7 +161,8 @@ describe('the terminal report of data carrying control sequences', () => {
   });
 
   it('the shipped command in a real process: the same replay, nothing acts on the terminal', async () => {
-    const cli = await runCli(['replay', hostileCapture(), '--clients', 'v1', '--expect', 'returned', '--out', join(dir, 'replay-cli.json')], { MCP_SDK_PROBE_CACHE: cache });
+    // Every installed client line, as a user runs it: a library that logs to the console would show here.
+    const cli = await runCli(['replay', hostileCapture(), '--expect', 'returned', '--out', join(dir, 'replay-cli.json')], { MCP_SDK_PROBE_CACHE: cache });
     expect(cli.code, cli.stderr).toBe(1);
     expectInert({ ...cli }, false);
   });
