@@ -9,7 +9,8 @@ import { validateXML } from 'xmllint-wasm';
 import { compareWithRecorded } from '../probe/core/compare.ts';
 import type { ResultFile } from '../probe/core/domain.ts';
 import { FIXED_ENVIRONMENT } from './fixtures.ts';
-import { renderJunit, xmlEscape } from '../probe/render/junit.ts';
+import { renderJunit } from '../probe/render/junit.ts';
+import { xmlText } from '../probe/core/escape.ts';
 import { renderMarkdown } from '../probe/render/markdown.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
 import { pinnedPart, rejudged } from './helpers/pinned-run.ts';
@@ -89,6 +90,6 @@ describe('JUnit XML', () => {
   });
 
   it('escapes what XML cannot carry', () => {
-    expect(xmlEscape(`<a href="x">&'\u0001`)).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&apos;\uFFFD');
+    expect(xmlText(`<a href="x">&'\u0001`)).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&apos;\uFFFD');
   });
 });

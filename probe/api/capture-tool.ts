@@ -17,6 +17,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ToolDefinitionSchema, ToolResultSchema, type ToolDefinition, type ToolResult } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
+import { terminalText } from '../core/escape.ts';
 import { HARNESS } from '../core/harness.ts';
 
 /** A server the capture connects to in memory: the v1 SDK's `McpServer` or `Server`, or the v2 server package's `McpServer`. */
@@ -68,6 +69,15 @@ const AnyObject = z.object({}).loose();
 
 type Raw = { readonly result?: Record<string, unknown>; readonly error?: { readonly code: number; readonly message: string } };
 
+/**
+ * A rejection of the capture. Its message quotes the server (its stderr, its JSON-RPC error text, the
+ * names it lists) and is read on a terminal, in a test runner's report: control characters in it are
+ * shown as escapes (issue 20), in the message and so in the stack that repeats it.
+ */
+function captureError(message: string): Error {
+  return new Error(terminalText(message));
+}
+
 function isStdio(source: object): source is StdioServerCommand {
   return typeof (source as { command?: unknown }).command === 'string';
 }
@@ -115,13 +125,13 @@ async function connectTo(source: ServerSource, what: string): Promise<{ transpor
   }
   const server = typeof source === 'function' ? await source() : source;
   if (server === null || typeof server !== 'object' || typeof (server as { connect?: unknown }).connect !== 'function') {
-    throw new InputError(`${what}: server: expected an McpServer or Server instance (or a function returning one), or a stdio command { command, args }`);
+    throw new InputError(terminalText(`${what}: server: expected an McpServer or Server instance (or a function returning one), or a stdio command { command, args }`));
   }
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   try {
     await server.connect(serverSide as never);
   } catch (error) {
-    throw new InputError(`${what}: server: cannot connect it (${(error as Error).message}); pass a server that is not connected yet, or a function that makes one`);
+    throw new InputError(terminalText(`${what}: server: cannot connect it (${(error as Error).message}); pass a server that is not connected yet, or a function that makes one`));
   }
   return { transport: clientSide, kind: 'in-memory', stderr: () => '' };
 }
@@ -135,9 +145,9 @@ async function connectTo(source: ServerSource, what: string): Promise<{ transpor
  */
 export async function captureTool(source: ServerSource, toolName: string, args: Readonly<Record<string, unknown>> = {}, options: CaptureOptions = {}): Promise<CapturedToolCall> {
   const what = `captureTool(${JSON.stringify(toolName)})`;
-  if (typeof toolName !== 'string' || toolName === '') throw new InputError(`${what}: toolName: expected the name of a listed tool`);
+  if (typeof toolName !== 'string' || toolName === '') throw new InputError(terminalText(`${what}: toolName: expected the name of a listed tool`));
   const timeout = options.timeoutMs ?? 10_000;
-  if (!Number.isInteger(timeout) || timeout <= 0) throw new InputError(`${what}: timeoutMs: expected a positive integer, got ${String(options.timeoutMs)}`);
+  if (!Number.isInteger(timeout) || timeout <= 0) throw new InputError(terminalText(`${what}: timeoutMs: expected a positive integer, got ${String(options.timeoutMs)}`));
   const { transport, kind, stderr } = await connectTo(source, what);
   const client = new Client({ name: `${HARNESS.name}-capture`, version: HARNESS.version });
   const withStderr = (message: string) => (stderr().trim() ? `${message}; the server's stderr ends: ${stderr().trim()}` : message);
@@ -145,7 +155,7 @@ export async function captureTool(source: ServerSource, toolName: string, args: 
     try {
       await client.connect(transport, { timeout });
     } catch (error) {
-      throw new Error(withStderr(`${what}: cannot connect to the server (${(error as Error).message})`));
+      throw captureError(withStderr(`${what}: cannot connect to the server (${(error as Error).message})`));
     }
     const responses = tap(transport);
     const requested = lastRequestId(transport);
@@ -156,42 +166,42 @@ export async function captureTool(source: ServerSource, toolName: string, args: 
       } catch (error) {
         const raw = responses.get(requested() ?? '');
         if (raw?.error) return raw;
-        throw new Error(withStderr(`${what}: ${method} failed (${(error as Error).message})`));
+        throw captureError(withStderr(`${what}: ${method} failed (${(error as Error).message})`));
       }
       const raw = responses.get(requested() ?? '');
-      if (!raw) throw new Error(`${what}: ${method}: the client resolved the request but no response reached its transport`);
+      if (!raw) throw captureError(`${what}: ${method}: the client resolved the request but no response reached its transport`);
       return raw;
     };
 
     const listed: unknown[] = [];
     let cursor: string | undefined;
     for (let page = 1; ; page++) {
-      if (page > MAX_PAGES) throw new Error(`${what}: tools/list: still paging after ${MAX_PAGES} pages (the server's nextCursor never ends)`);
+      if (page > MAX_PAGES) throw captureError(`${what}: tools/list: still paging after ${MAX_PAGES} pages (the server's nextCursor never ends)`);
       const raw = await exchange('tools/list', cursor === undefined ? {} : { cursor });
-      if (raw.error) throw new Error(`${what}: tools/list answered a JSON-RPC error (${raw.error.code}: ${raw.error.message})`);
+      if (raw.error) throw captureError(`${what}: tools/list answered a JSON-RPC error (${raw.error.code}: ${raw.error.message})`);
       const tools = raw.result?.tools;
-      if (!Array.isArray(tools)) throw new Error(`${what}: tools/list page ${page}: the result has no tools array`);
+      if (!Array.isArray(tools)) throw captureError(`${what}: tools/list page ${page}: the result has no tools array`);
       listed.push(...tools);
       const next = raw.result?.nextCursor;
       if (next === undefined || next === null) break;
-      if (typeof next !== 'string') throw new Error(`${what}: tools/list page ${page}: nextCursor is not a string`);
+      if (typeof next !== 'string') throw captureError(`${what}: tools/list page ${page}: nextCursor is not a string`);
       cursor = next;
     }
     const found = listed.filter((tool) => (tool as { name?: unknown } | null)?.name === toolName);
     if (found.length === 0) {
       const names = listed.map((tool) => JSON.stringify((tool as { name?: unknown } | null)?.name)).join(', ');
-      throw new Error(`${what}: the server does not list the tool; tools/list lists ${names || 'no tools'}`);
+      throw captureError(`${what}: the server does not list the tool; tools/list lists ${names || 'no tools'}`);
     }
-    if (found.length > 1) throw new Error(`${what}: tools/list lists ${found.length} tools of that name`);
+    if (found.length > 1) throw captureError(`${what}: tools/list lists ${found.length} tools of that name`);
     const tool = ToolDefinitionSchema.safeParse(found[0]);
-    if (!tool.success) throw new Error(`${what}: the listed tool is not a valid definition: ${tool.error.issues[0]?.path.join('.') || '(top level)'}: ${tool.error.issues[0]?.message}`);
+    if (!tool.success) throw captureError(`${what}: the listed tool is not a valid definition: ${tool.error.issues[0]?.path.join('.') || '(top level)'}: ${tool.error.issues[0]?.message}`);
 
     const raw = await exchange('tools/call', { name: toolName, arguments: args });
     if (raw.error) {
-      throw new Error(`${what}: tools/call answered a JSON-RPC error (${raw.error.code}: ${raw.error.message}), not a result a client could treat`);
+      throw captureError(`${what}: tools/call answered a JSON-RPC error (${raw.error.code}: ${raw.error.message}), not a result a client could treat`);
     }
     const result = ToolResultSchema.safeParse(raw.result);
-    if (!result.success || !Array.isArray(raw.result?.content)) throw new Error(`${what}: tools/call: the result has no content array`);
+    if (!result.success || !Array.isArray(raw.result?.content)) throw captureError(`${what}: tools/call: the result has no content array`);
     const info = client.getServerVersion();
     // The values as listed and sent (zod's parse puts the known keys first; the capture keeps wire order).
     return { name: options.name ?? toolName, tool: found[0] as ToolDefinition, result: raw.result as ToolResult, server: { name: info?.name, version: info?.version, transport: kind } };

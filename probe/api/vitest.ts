@@ -5,7 +5,7 @@
 // so the consumer's own vitest is the one extended; its types are emitted by `tsc -p tsconfig.build.json`.
 import { expect } from 'vitest';
 import type { CaseRecord, ClientLine, ToolDefinition, ToolResult } from '../core/domain.ts';
-import { terminalLine } from '../core/escape.ts';
+import { terminalLine, terminalText } from '../core/escape.ts';
 import { replay, type CapturedToolCall } from './index.ts';
 
 /**
@@ -62,6 +62,15 @@ function describeSubject(subject: ToolCallSubject): string {
   return `the result of tool ${JSON.stringify(subject.tool?.name)}${from}`;
 }
 
+/**
+ * What vitest prints when a matcher fails. It names the server and quotes the clients' errors, which come
+ * from the server's data: control characters are shown as escapes (issue 20), so nothing in them acts on
+ * the terminal the tests run in.
+ */
+function failureMessage(isNot: boolean, claim: string, cases: string): string {
+  return terminalText(`expected ${isNot ? 'not ' : ''}${claim}; what each client did:\n${cases}`);
+}
+
 interface MatcherState {
   readonly isNot?: boolean;
 }
@@ -88,7 +97,7 @@ export const matchers = {
     const claim = `${describeSubject(received)} to be returned by ${wanted.join(', ')} (every warm case)`;
     return {
       pass,
-      message: () => `expected ${isNot ? 'not ' : ''}${claim}; what each client did:\n${table(cases, asserted, (c) => holds(c) !== isNot)}`,
+      message: () => failureMessage(isNot, claim, table(cases, asserted, (c) => holds(c) !== isNot)),
     };
   },
 
@@ -106,7 +115,7 @@ export const matchers = {
     const claim = `${describeSubject(received)} to be rejected by ${wanted.join(', ')}${code === undefined ? '' : ` with code ${code}`} (every warm case)`;
     return {
       pass,
-      message: () => `expected ${isNot ? 'not ' : ''}${claim}; what each client did:\n${table(cases, asserted, (c) => holds(c) !== isNot)}`,
+      message: () => failureMessage(isNot, claim, table(cases, asserted, (c) => holds(c) !== isNot)),
     };
   },
 };

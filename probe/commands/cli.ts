@@ -2,7 +2,7 @@
 // pure functions they call.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runAuditCommand, type AuditOptions } from './audit.ts';
-import type { CliIo } from './io.ts';
+import { withTerminalMessages, type CliIo } from './io.ts';
 import type { ExploreOptions } from './explore.ts';
 import type { ReplayOptions } from './replay.ts';
 import type { SweepOptions, SweepReportOptions } from './sweep.ts';
@@ -170,7 +170,8 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => {} });
 }
 
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], processIo: CliIo): Promise<number> {
+  const io = withTerminalMessages(processIo);
   let action: Action | undefined;
   const program = buildProgram(io, argv, (chosen) => {
     action = chosen;

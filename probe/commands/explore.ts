@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { adapters } from '../clients/index.ts';
 import { SDK_LINES, type SdkLine } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
+import { terminalLine, terminalText } from '../core/escape.ts';
 import { checkFolderPath, checkOutputPath, makeFolder, writeFileAtomic } from '../io/files.ts';
 import { readInputText } from '../io/files.ts';
 import { parseJsonFile, readJsonFile } from '../io/json-files.ts';
@@ -100,7 +101,8 @@ export async function runExploreCommand(options: ExploreOptions, io: CliIo): Pro
   if (comparison.stale.length > 0) summary.push(`stale: ${comparison.stale.join(', ')} recorded with these settings but not found`);
   if (!comparison.sameSettings && known) summary.push(`(recorded with --seed ${known.settings.seed} --runs ${known.settings.runs} --clients ${known.settings.clients.join(',')}; other settings may find other classes)`);
   if (options.update) summary.push(`recorded the findings in ${shownKnown}`);
-  io.stdout(`${summary.join('\n')}\n`);
+  // Classes and settings come from the known-findings file: text, not control sequences (issue 20).
+  io.stdout(terminalText(`${summary.join('\n')}\n`));
   return exploreExitCode(comparison, options.update);
 }
 
@@ -120,8 +122,9 @@ async function replayFinding(
   if (format === 'markdown') {
     io.stdout(renderFindingMarkdown({ finding: file, ...(violations[0] && { violation: violations[0] }), traces, packages: packagesOf(clients), file: path }));
   } else {
-    io.stdout(`${file.class}\n  ${describeSequence(file.sequence)}\n`);
-    io.stdout(violations.length > 0 ? `  reproduced: ${explainViolation(violations[0]!)}\n` : '  not reproduced: the clients no longer show it\n');
+    // The finding file is anyone's: its class and tool names are shown as text (issue 20).
+    io.stdout(`${terminalLine(file.class)}\n  ${terminalLine(describeSequence(file.sequence))}\n`);
+    io.stdout(violations.length > 0 ? `  reproduced: ${terminalLine(explainViolation(violations[0]!))}\n` : '  not reproduced: the clients no longer show it\n');
   }
   return violations.length > 0 ? 1 : 0;
 }

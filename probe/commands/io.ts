@@ -2,6 +2,7 @@
 // CLI in-process), project paths, colour and CI detection.
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { styleText } from 'node:util';
+import { terminalLine, terminalText } from '../core/escape.ts';
 import { INSTALLED_RESULTS_FOLDER, PROJECT_ROOT, RUNS_FROM_CHECKOUT } from '../io/project.ts';
 import { defaultCacheDir } from '../releases/cache.ts';
 import { versionsMaxAgeMs } from '../releases/registry.ts';
@@ -18,6 +19,21 @@ export interface CliIo {
 }
 
 export { PROJECT_ROOT, RUNS_FROM_CHECKOUT };
+
+/** How the sweep's progress line rewrites itself in place: carriage return, then erase to its end (ECMA-48 EL). */
+export const REWRITE_LINE = '\r\u001b[K';
+
+/**
+ * The process with every write to stderr passed through terminalText (issue 20). stderr carries only
+ * messages the probe words (errors, warnings, notes, progress), many quoting data: a file name, a flag's
+ * value, a server's or a release's error text. The one control sequence of the probe's own there, the
+ * progress line's REWRITE_LINE at the start of a write, is kept; any other is shown as an escape.
+ */
+export function withTerminalMessages(io: CliIo): CliIo {
+  const stderr = (text: string) =>
+    io.stderr(text.startsWith(REWRITE_LINE) ? `${REWRITE_LINE}${terminalText(text.slice(REWRITE_LINE.length))}` : terminalText(text));
+  return { ...io, stderr };
+}
 /** The committed recorded results and sweep baseline (shipped in the package; read-only when installed). */
 const RECORDED_DIR = resolve(PROJECT_ROOT, 'results');
 /**
@@ -82,9 +98,9 @@ export function releaseContext(io: CliIo, prerelease: boolean, onInstall: (count
     cacheDir: defaultCacheDir(RUNS_FROM_CHECKOUT ? PROJECT_ROOT : resolve(io.cwd, INSTALLED_RESULTS_FOLDER), io.env),
     cwd: io.cwd,
     prerelease,
-    warn: (message) => io.stderr(`warning: ${message}\n`),
+    warn: (message) => io.stderr(`warning: ${terminalLine(message)}\n`),
     onInstall,
     versionsMaxAgeMs: versionsMaxAgeMs(io.env),
-    note: (message) => io.stderr(`note: ${message}\n`),
+    note: (message) => io.stderr(`note: ${terminalLine(message)}\n`),
   };
 }

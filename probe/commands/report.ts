@@ -4,6 +4,7 @@ import { basename, resolve } from 'node:path';
 import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, ResultFile, ResultHeader } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
+import { terminalJson } from '../core/escape.ts';
 import { HARNESS, harnessRepository } from '../core/harness.ts';
 import { renderJunit } from '../render/junit.ts';
 import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
@@ -150,7 +151,7 @@ export function emit(input: EmitInput, io: CliIo): void {
   writeFileAtomic(jsonPath, resultPieces(input.result), planned.jsonLabel);
   if (input.format === 'table') return io.stdout(input.table(displayPath(jsonPath, io.cwd)));
   if (input.format === 'json') {
-    for (const piece of resultPieces(input.result)) io.stdout(piece);
+    for (const piece of resultPieces(input.result)) io.stdout(terminalJson(piece));
     return;
   }
   // The Markdown and JUnit documents show every record: those formats hold them all (see the README).

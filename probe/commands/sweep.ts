@@ -12,6 +12,7 @@ import { renderSweepMarkdown } from '../render/sweep-markdown.ts';
 import { chosenMatrices, MATRICES, RECORDED_FOR } from './audit.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { InputError } from '../core/errors.ts';
+import { terminalJson, terminalLine } from '../core/escape.ts';
 import type { LoadableRelease } from '../releases/cache.ts';
 import { releaseRequests, resolveReleases, serverReleaseRequests, type ReleaseRequest } from '../releases/resolve.ts';
 import { sdkLineOf, SERVER_PACKAGES, type Side } from '../core/release.ts';
@@ -46,6 +47,7 @@ import {
   RESULTS_DIR,
   releaseContext,
   resolveFrom,
+  REWRITE_LINE,
   RUNS_FROM_CHECKOUT,
   type CliIo,
 } from './io.ts';
@@ -248,10 +250,10 @@ function progress(io: CliIo) {
   const tty = io.stderrIsTty && !isCi(io.env);
   return {
     line(message: string) {
-      io.stderr(tty ? `\r\u001b[K${message}` : `${message}\n`);
+      io.stderr(tty ? `${REWRITE_LINE}${terminalLine(message)}` : `${terminalLine(message)}\n`);
     },
     done() {
-      if (tty) io.stderr('\r\u001b[K');
+      if (tty) io.stderr(REWRITE_LINE);
     },
   };
 }
@@ -350,10 +352,10 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
         : renderSweepMarkdown({ result, baseline: result.shard ? [] : baseline, baselinePath: displayPath(paths.baseline, io.cwd), updatedBaseline: options.update, pinned, writtenPath: undefined });
     if (paths.html) {
       writeFileAtomic(paths.html, page, outputLabel(paths.html, '--out'));
-      io.stdout(`${terminal()}Sweep report (${inputs.format === 'html' ? 'HTML' : 'Markdown'}) written to ${displayPath(paths.html, io.cwd)}\n`);
+      io.stdout(`${terminal()}${terminalLine(`Sweep report (${inputs.format === 'html' ? 'HTML' : 'Markdown'}) written to ${displayPath(paths.html, io.cwd)}`)}\n`);
     } else io.stdout(page);
-  } else if (options.json) io.stdout(serializeSweep(result));
-  else if (options.ndjson) io.stdout(inputs.streamed ? ndjsonTail(result) : sweepToNdjson(result));
+  } else if (options.json) io.stdout(terminalJson(serializeSweep(result)));
+  else if (options.ndjson) io.stdout(terminalJson(inputs.streamed ? ndjsonTail(result) : sweepToNdjson(result)));
   else io.stdout(terminal());
   return sweepExitCode({ baseline: baseline ?? [], pinned, updatedBaseline: options.update });
 }
@@ -416,7 +418,7 @@ async function sweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
     },
     onRelease: (run, done, total, ms) =>
       status.line(`[${done}/${total}] ${releaseKey(run.release)} ${run.status === 'ran' ? `ran ${run.cases.length} cases` : `failed (${run.stage})`} in ${ms} ms`),
-    ...(options.ndjson && { inOrder: (run: ReleaseRun) => io.stdout(ndjsonReleaseLines(run)) }),
+    ...(options.ndjson && { inOrder: (run: ReleaseRun) => io.stdout(terminalJson(ndjsonReleaseLines(run))) }),
   });
   const runs = sweep.runs;
   status.done();

@@ -9,8 +9,10 @@
 // - markdownCode / markdownFence: code spans and fenced blocks hold any content literally; the delimiter is
 //   one backtick longer than the longest run inside (CommonMark §6.1, §4.5), counted without spreading.
 // - terminalText: no control sequence from the value reaches the terminal (ECMA-48: C0, ESC, C1, DEL).
-// - htmlText: element content and quoted attributes alike.
-// - xmlText: well-formed XML 1.0 for any input (§2.2 Char).
+// - terminalJson: JSON text for a terminal, the same value, none of those characters raw.
+// - htmlText: element content and quoted attributes alike; invisible characters shown as in terminalText.
+// - xmlText / xmlAttribute: well-formed XML 1.0 for any input (§2.2 Char), read back as given, and no
+//   control character in the document itself (printed to a terminal, nothing in it acts).
 // - shellArgument / shellCommand: POSIX sh reads each argument back exactly as given (XCU §2.2.2).
 
 /**
@@ -110,13 +112,31 @@ export function terminalLine(text: string): string {
   return showInvisible(text, NOTHING_KEPT);
 }
 
+// JSON.stringify escapes C0 in strings (ECMA-262 QuoteJSONString) but leaves DEL, C1 and the bidi controls
+// raw; outside strings JSON text has no such character at all.
+const JSON_RAW_INVISIBLE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/g;
+
+/**
+ * JSON text for a terminal (`--json`, `--ndjson` on stdout): every character that could act on it or
+ * reorder it written as a `\uXXXX` escape, which any JSON parser reads back as the same character (RFC
+ * 8259 §7), so the value is exactly the one given.
+ */
+export function terminalJson(json: string): string {
+  return json.replace(JSON_RAW_INVISIBLE, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 // ------------------------------------------------------------------------------------------------- HTML
 
 const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Text for HTML element content and for single- or double-quoted attribute values alike. */
+/**
+ * Text for HTML element content and for single- or double-quoted attribute values alike. Invisible
+ * characters are shown as in terminalText (line feeds and tabs kept, for `<pre>`): a bidirectional
+ * override would reorder what the page shows, and a page printed to a terminal (`sweep --format html`
+ * without --out) must not carry a control sequence.
+ */
 export function htmlText(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => HTML_ENTITIES[character]!);
+  return showInvisible(text, LINES_KEPT).replace(/[&<>"']/g, (character) => HTML_ENTITIES[character]!);
 }
 
 // -------------------------------------------------------------------------------------------------- XML
@@ -126,9 +146,27 @@ export function htmlText(text: string): string {
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const XML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
-/** Text for XML element content and attribute values: well-formed for any input. */
+// Characters XML 1.0 allows but that act on a terminal or reorder what a reader sees (DEL, C1, bidi
+// controls) are written as character references, which a parser reads back as the same character (§4.1),
+// so the document carries none of them raw. A carriage return too: raw, a parser reads it as a line feed
+// (§2.11 end-of-line handling), and a terminal as "back to the start of the line".
+const XML_REFERENCED = /[\r\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/g;
+const reference = (character: string) => `&#x${character.codePointAt(0)!.toString(16)};`;
+
+/** Text for XML element content: well-formed for any input, read back as given (what XML cannot hold is U+FFFD). */
 export function xmlText(text: string): string {
-  return text.replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (character) => XML_ENTITIES[character]!);
+  return text
+    .replace(NOT_XML, '\uFFFD')
+    .replace(/[&<>"']/g, (character) => XML_ENTITIES[character]!)
+    .replace(XML_REFERENCED, reference);
+}
+
+/**
+ * Text for an XML attribute value: as xmlText, with line feeds and tabs as references too, which
+ * attribute-value normalization would otherwise read as spaces (XML 1.0 §3.3.3).
+ */
+export function xmlAttribute(text: string): string {
+  return xmlText(text).replace(/[\t\n]/g, reference);
 }
 
 // ------------------------------------------------------------------------------------------------ Shell

@@ -3,6 +3,7 @@
 // schemas (files come from users); the comparison and the pages are pure functions.
 import { z } from 'zod';
 import { SdkLineSchema } from '../core/domain.ts';
+import { terminalLine } from '../core/escape.ts';
 import { sortKeys } from '../io/json-files.ts';
 import type { Finding } from './explore.ts';
 import type { UserScenario } from '../io/user-scenarios.ts';
@@ -272,7 +273,8 @@ export function renderFindingMarkdown(input: FindingPageInput): string {
 /** The findings table the run prints: oracle, clients, the minimal sequence in one line, the file, known or new. */
 export function renderFindingsTable(findings: readonly Finding[], comparison: KnownComparison, fileOf: (f: Finding) => string): string {
   if (findings.length === 0) return 'no findings\n';
-  const rows = findings.map((f) => [comparison.new.includes(f.class) ? 'NEW' : 'known', f.oracle, f.clients.join('+'), describeSequence(f.sequence), fileOf(f)]);
+  // Each cell on one line with control characters shown as escapes, before the widths are measured (issue 20).
+  const rows = findings.map((f) => [comparison.new.includes(f.class) ? 'NEW' : 'known', f.oracle, f.clients.join('+'), describeSequence(f.sequence), fileOf(f)].map(terminalLine));
   const header = ['', 'oracle', 'clients', 'minimal sequence', 'file'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();

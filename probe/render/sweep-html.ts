@@ -1,17 +1,15 @@
 // The sweep report as one self-contained HTML page (`sweep --format html`): per client line a case ×
 // release grid coloured by behaviour, runs of identical releases joined into one cell, change points
 // marked and linked to each case's details (the result sent, and what each distinct behaviour observed).
-// Pure: a sweep result in, a string out. Inline CSS, no script, nothing fetched at view time.
+// Pure: a sweep result in, a string out. Inline CSS, no script, nothing fetched at view time. Every value
+// from the result goes through the core's htmlText, and the page's CSP stops what might ever get past it.
 import { RELEASE_LINES, type CaseRecord } from '../core/domain.ts';
+import { htmlText } from '../core/escape.ts';
 import { releaseKey, sideOf, type Side } from '../core/release.ts';
 import { sweepSide } from '../sweep/gates.ts';
 import { behaviourOf, describeBehaviour, type Behaviour, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
 import { compressColumns, describeChangePoint, describeLeftOut, describeLineRuns, describePinnedSide, type ReleaseColumn } from './sweep.ts';
 
-/** Escapes text for element content and double-quoted attributes alike. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** JSON with sorted keys: two behaviours are the same exactly when their keys are. */
 function stableKey(value: unknown): string {
@@ -61,7 +59,7 @@ function rowCells(columns: readonly ReleaseColumn[], caseId: string): Cell[] {
 const labels = (cell: Cell) => cell.columns.flatMap((column) => column.runs.map((run) => run.release.label));
 const span = (names: readonly string[]) => (names.length === 1 ? names[0]! : `${names[0]}–${names.at(-1)}`);
 const anchor = (caseId: string) => `case-${caseId.replace(/[^a-z0-9-]/gi, '_')}`;
-const attr = (name: string, value: string) => ` ${name}="${escapeHtml(value)}"`;
+const attr = (name: string, value: string) => ` ${name}="${htmlText(value)}"`;
 
 function renderLine(result: SweepResult, runs: readonly ReleaseRun[]): string {
   const columns = compressColumns(runs);
@@ -70,7 +68,7 @@ function renderLine(result: SweepResult, runs: readonly ReleaseRun[]): string {
   const head = columns
     .map((column) => {
       const names = column.runs.map((run) => run.release.label);
-      return `<th scope="col"${attr('data-releases', names.join(' '))}${attr('title', names.join(', '))}>${escapeHtml(column.label)}</th>`;
+      return `<th scope="col"${attr('data-releases', names.join(' '))}${attr('title', names.join(', '))}>${htmlText(column.label)}</th>`;
     })
     .join('');
   const rows = caseIds.map((caseId) => {
@@ -96,17 +94,17 @@ function renderLine(result: SweepResult, runs: readonly ReleaseRun[]): string {
         (point ? attr('data-change', `${point.through} → ${point.from}`) : '') +
         attr('title', title) +
         style;
-      return `<td${attrs}>${marker}${escapeHtml(cell.text)}</td>`;
+      return `<td${attrs}>${marker}${htmlText(cell.text)}</td>`;
     });
-    return `<tr><th scope="row"><a${attr('href', `#${anchor(caseId)}`)}>${escapeHtml(caseId)}</a></th>${cells.join('')}</tr>`;
+    return `<tr><th scope="row"><a${attr('href', `#${anchor(caseId)}`)}>${htmlText(caseId)}</a></th>${cells.join('')}</tr>`;
   });
-  if (caseIds.length === 0) rows.push(`<tr><th scope="row">(no release ran)</th>${columns.map((c) => `<td class="cell failed">${escapeHtml(cellOf(c, '').text)}</td>`).join('')}</tr>`);
+  if (caseIds.length === 0) rows.push(`<tr><th scope="row">(no release ran)</th>${columns.map((c) => `<td class="cell failed">${htmlText(cellOf(c, '').text)}</td>`).join('')}</tr>`);
   const first = runs[0]!;
   const caption = describeLineRuns(runs);
-  return `<section><h2>${escapeHtml(caption)}</h2><div class="scroll"><table class="grid"${attr('data-line', first.release.line)}><thead><tr><th scope="col">case</th>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+  return `<section><h2>${htmlText(caption)}</h2><div class="scroll"><table class="grid"${attr('data-line', first.release.line)}><thead><tr><th scope="col">case</th>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
 }
 
-const json = (value: unknown) => `<pre>${escapeHtml(JSON.stringify(value, null, 2) ?? 'null')}</pre>`;
+const json = (value: unknown) => `<pre>${htmlText(JSON.stringify(value, null, 2) ?? 'null')}</pre>`;
 
 function renderDetails(result: SweepResult): string {
   const byCase = new Map<string, { record: CaseRecord; label: string; side: Side }[]>();
@@ -128,17 +126,17 @@ function renderDetails(result: SweepResult): string {
       }
       const first = seen[0]!.record;
       const points = result.changePoints.filter((p) => p.caseId === caseId);
-      const about = [first.question, first.reference].filter((t): t is string => t !== undefined).map((t) => `<p>${escapeHtml(t)}</p>`).join('');
-      const changes = points.length > 0 ? `<ul>${points.map((p) => `<li>▲ ${escapeHtml(describeChangePoint(p))}</li>`).join('')}</ul>` : '<p>No change point: the same behaviour in every release that ran.</p>';
+      const about = [first.question, first.reference].filter((t): t is string => t !== undefined).map((t) => `<p>${htmlText(t)}</p>`).join('');
+      const changes = points.length > 0 ? `<ul>${points.map((p) => `<li>▲ ${htmlText(describeChangePoint(p))}</li>`).join('')}</ul>` : '<p>No change point: the same behaviour in every release that ran.</p>';
       const behaviours = [...groups.values()]
         .map(
           (g) =>
-            `<h4>${escapeHtml(describeBehaviour(g.behaviour))} <small>in ${g.labels.length} release${g.labels.length === 1 ? '' : 's'}: ${escapeHtml(g.labels.join(', '))}</small></h4>` +
-            `<p>Observed (in ${escapeHtml(g.labels[0]!)}):</p>${json(g.record.observed)}`,
+            `<h4>${htmlText(describeBehaviour(g.behaviour))} <small>in ${g.labels.length} release${g.labels.length === 1 ? '' : 's'}: ${htmlText(g.labels.join(', '))}</small></h4>` +
+            `<p>Observed (in ${htmlText(g.labels[0]!)}):</p>${json(g.record.observed)}`,
         )
         .join('');
       return (
-        `<details${attr('id', anchor(caseId))}${attr('data-case', caseId)}${points.length > 0 ? ' open' : ''}><summary>${escapeHtml(caseId)}${points.length > 0 ? ` <span class="marker">▲ ${points.length} change point${points.length === 1 ? '' : 's'}</span>` : ''}</summary>` +
+        `<details${attr('id', anchor(caseId))}${attr('data-case', caseId)}${points.length > 0 ? ' open' : ''}><summary>${htmlText(caseId)}${points.length > 0 ? ` <span class="marker">▲ ${points.length} change point${points.length === 1 ? '' : 's'}</span>` : ''}</summary>` +
         `${about}${changes}<h4>Sent result</h4>${json(first.result)}${behaviours}</details>`
       );
     })
@@ -165,6 +163,14 @@ summary{cursor:pointer;font-family:ui-monospace,monospace}
 pre{background:#f6f6f6;padding:.5em;overflow-x:auto;max-height:20em}
 `;
 
+/**
+ * The page's second layer (issue 20), for markup that ever got past the escaping: nothing is fetched,
+ * no script runs, no form sends and no <base> moves the links; only the inline <style> and inline
+ * style attributes apply (CSP Level 3: default-src covers script, img, connect, frame, font, media).
+ * First in <head>, before any content, so it governs the whole page.
+ */
+const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
 export function renderSweepHtml(result: SweepResult): string {
   const env = result.environment;
   const lines = RELEASE_LINES
@@ -185,18 +191,18 @@ export function renderSweepHtml(result: SweepResult): string {
   const { summary } = result;
   const title = `Sweep of matrix ${result.matrix.name}`;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><style>${CSS}</style></head>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${htmlText(title)}</title><style>${CSS}</style></head>
 <body>
-<h1>${escapeHtml(`${title}: ${result.matrix.title}`)}</h1>
-<p class="meta">${escapeHtml(`${env.harness} · sweep ${request}${result.shard ? ` · shard ${result.shard.index}/${result.shard.count}` : ''} · node ${env.node} ${env.platform}/${env.arch} · ${sweepSide(result) === 'server' ? describePinnedSide(result) : `fixture @modelcontextprotocol/sdk@${env.packages['@modelcontextprotocol/sdk'] ?? '?'}`}`)}</p>
-${describeLeftOut(result).map((text) => `<p class="meta">${escapeHtml(text)}</p>`).join('\n')}
-<p class="meta">${escapeHtml(`${summary.releases} release${summary.releases === 1 ? '' : 's'} swept, ${summary.failedReleases} did not run, ${result.changePoints.length} change point${result.changePoints.length === 1 ? '' : 's'}`)}</p>
+<h1>${htmlText(`${title}: ${result.matrix.title}`)}</h1>
+<p class="meta">${htmlText(`${env.harness} · sweep ${request}${result.shard ? ` · shard ${result.shard.index}/${result.shard.count}` : ''} · node ${env.node} ${env.platform}/${env.arch} · ${sweepSide(result) === 'server' ? describePinnedSide(result) : `fixture @modelcontextprotocol/sdk@${env.packages['@modelcontextprotocol/sdk'] ?? '?'}`}`)}</p>
+${describeLeftOut(result).map((text) => `<p class="meta">${htmlText(text)}</p>`).join('\n')}
+<p class="meta">${htmlText(`${summary.releases} release${summary.releases === 1 ? '' : 's'} swept, ${summary.failedReleases} did not run, ${result.changePoints.length} change point${result.changePoints.length === 1 ? '' : 's'}`)}</p>
 <p class="legend"><strong>Legend:</strong> each row is a case and each column a release (consecutive releases that behaved the same in every case share a column, and within a row releases with the same behaviour share a cell). Colours belong to a row: the same colour is the same behaviour in that row, e.g.<span class="swatch" style="background:${PALETTE[0]}"></span>first<span class="swatch" style="background:${PALETTE[1]}"></span>second.
 <span class="marker">▲</span> a change point: the case behaves differently from the release before (hover for the change, click for the case's details).
 <span class="swatch" style="background:#ddd"></span>the release did not load or run; — the case did not run there.</p>
 ${lines.join('\n')}
-${failed.length > 0 ? `<h2>Releases that did not run</h2><ul>${failed.map((run) => `<li>${escapeHtml(`${releaseKey(run.release)}: ${run.stage}: ${run.error.name}: ${run.error.message}`)}</li>`).join('')}</ul>` : ''}
+${failed.length > 0 ? `<h2>Releases that did not run</h2><ul>${failed.map((run) => `<li>${htmlText(`${releaseKey(run.release)}: ${run.stage}: ${run.error.name}: ${run.error.message}`)}</li>`).join('')}</ul>` : ''}
 <h2>Cases</h2>
 ${renderDetails(result)}
 </body></html>

@@ -1,6 +1,11 @@
 // The sweep report: per client line a case × release table with runs of identical releases compressed,
 // then failed releases, change points, the baseline comparison and the newest-vs-pinned gate.
+//
+// Release labels, case ids, behaviours, error messages and paths are data (a release folder, a shard, a
+// registry's answer): each line goes through terminalLine before it is painted, each table cell before
+// it is padded (issue 20), so nothing in them acts on the terminal.
 import { isDeepStrictEqual } from 'node:util';
+import { terminalLine } from '../core/escape.ts';
 import { sweepSide, type BaselineComparison, type BehaviourChange, type PinnedComparison } from '../sweep/gates.ts';
 import { RELEASE_LINES } from '../core/domain.ts';
 import { releaseKey, sideOf } from '../core/release.ts';
@@ -49,11 +54,11 @@ export function renderLineTable(runs: readonly ReleaseRun[]): string[] {
   };
   const rows = [['case', ...columns.map((c) => c.label)], ...caseIds.map((id) => [id, ...columns.map((c) => cell(c, id))])];
   if (caseIds.length === 0) rows.push(['(no release ran)', ...columns.map((c) => cell(c, ''))]);
-  return grid(rows);
+  return grid(rows.map((row) => row.map(terminalLine)));
 }
 
 function describeChangeList(changes: readonly BehaviourChange[]): string[] {
-  return changes.map((c) => `      ${c.caseId}: ${describeBehaviour(c.before)} → ${describeBehaviour(c.after)}`);
+  return changes.map((c) => terminalLine(`      ${c.caseId}: ${describeBehaviour(c.before)} → ${describeBehaviour(c.after)}`));
 }
 
 export function describeChangePoint(point: SweepResult['changePoints'][number]): string {
@@ -114,56 +119,57 @@ export function describeLineRuns(runs: readonly ReleaseRun[]): string {
 export function renderSweepReport(input: SweepReportInput): string {
   const { result, paint = NO_COLOUR } = input;
   const lines = [
-    paint.bold(`${result.environment.harness} · sweep of matrix ${result.matrix.name}: ${result.matrix.title}`),
-    paint.dim(`${describePinnedSide(result)} · node ${result.environment.node} ${result.environment.platform}/${result.environment.arch}`),
+    paint.bold(terminalLine(`${result.environment.harness} · sweep of matrix ${result.matrix.name}: ${result.matrix.title}`)),
+    paint.dim(terminalLine(`${describePinnedSide(result)} · node ${result.environment.node} ${result.environment.platform}/${result.environment.arch}`)),
   ];
   if (result.shard) lines.push(paint.dim(`shard ${result.shard.index}/${result.shard.count} of ${result.plan.length} planned releases`));
-  for (const text of describeLeftOut(result)) lines.push(paint.dim(text));
+  for (const text of describeLeftOut(result)) lines.push(paint.dim(terminalLine(text)));
   for (const line of RELEASE_LINES) {
     const runs = result.releases.filter((run) => run.release.line === line);
     if (runs.length === 0) continue;
-    lines.push('', paint.bold(describeLineRuns(runs)));
+    lines.push('', paint.bold(terminalLine(describeLineRuns(runs))));
     lines.push(...renderLineTable(runs));
   }
 
   const failed = result.releases.filter((run): run is Extract<ReleaseRun, { status: 'failed' }> => run.status === 'failed');
   if (failed.length > 0) {
     lines.push('', paint.bold('Releases that did not run'));
-    for (const run of failed) lines.push(paint.fail(`  ${releaseKey(run.release)}: ${run.stage}: ${run.error.name}: ${run.error.message}`));
+    for (const run of failed) lines.push(paint.fail(terminalLine(`  ${releaseKey(run.release)}: ${run.stage}: ${run.error.name}: ${run.error.message}`)));
   }
 
   lines.push('', paint.bold('Change points'));
   if (result.changePoints.length === 0) lines.push('  none: every case behaved the same in every release that ran');
-  for (const point of result.changePoints) lines.push(`  ${describeChangePoint(point)}`);
+  for (const point of result.changePoints) lines.push(terminalLine(`  ${describeChangePoint(point)}`));
 
   lines.push('');
+  const baselinePath = terminalLine(input.baselinePath);
   if (input.updatedBaseline) {
-    lines.push(`Sweep baseline updated: ${input.baselinePath} (--update)`);
+    lines.push(`Sweep baseline updated: ${baselinePath} (--update)`);
   } else if (input.baseline === undefined) {
-    lines.push(paint.dim(`No sweep baseline at ${input.baselinePath}; record one with --update.`));
+    lines.push(paint.dim(`No sweep baseline at ${baselinePath}; record one with --update.`));
   } else {
     const count = (kind: BaselineComparison['kind']) => input.baseline!.filter((e) => e.kind === kind).length;
     const counts = (['matched', 'changed', 'new', 'unchecked'] as const).filter((k) => count(k) > 0).map((k) => `${count(k)} ${k}`);
-    lines.push(`Compared with ${input.baselinePath}: ${counts.join(', ') || 'nothing to compare'} release(s)`);
+    lines.push(`Compared with ${baselinePath}: ${counts.join(', ') || 'nothing to compare'} release(s)`);
     for (const entry of input.baseline) {
-      if (entry.kind === 'new') lines.push(paint.dim(`  new (not in the baseline) ${entry.release}`));
+      if (entry.kind === 'new') lines.push(paint.dim(terminalLine(`  new (not in the baseline) ${entry.release}`)));
       if (entry.kind !== 'changed') continue;
-      lines.push(paint.fail(`  changed ${entry.release}`));
-      if (entry.status) lines.push(`      status: ${entry.status.before} → ${entry.status.after}`);
-      if (entry.integrity) lines.push(`      integrity: ${entry.integrity.before} → ${entry.integrity.after}`);
+      lines.push(paint.fail(terminalLine(`  changed ${entry.release}`)));
+      if (entry.status) lines.push(terminalLine(`      status: ${entry.status.before} → ${entry.status.after}`));
+      if (entry.integrity) lines.push(terminalLine(`      integrity: ${entry.integrity.before} → ${entry.integrity.after}`));
       lines.push(...describeChangeList(entry.cases));
     }
   }
   const side = sweepSide(result) === 'server' ? 'server ' : '';
   for (const entry of input.pinned) {
-    if (entry.kind === 'same') lines.push(paint.pass(`Newest ${side}${entry.line} release ${entry.release} behaves as the pinned ${entry.pinned} in every case`));
-    else if (entry.kind === 'did-not-run') lines.push(paint.fail(`Newest ${side}${entry.line} release ${entry.release} did not run, so it cannot be compared with the pinned ${entry.pinned}`));
+    if (entry.kind === 'same') lines.push(paint.pass(terminalLine(`Newest ${side}${entry.line} release ${entry.release} behaves as the pinned ${entry.pinned} in every case`)));
+    else if (entry.kind === 'did-not-run') lines.push(paint.fail(terminalLine(`Newest ${side}${entry.line} release ${entry.release} did not run, so it cannot be compared with the pinned ${entry.pinned}`)));
     else {
-      lines.push(paint.fail(`Newest ${side}${entry.line} release ${entry.release} behaves differently from the pinned ${entry.pinned}:`));
+      lines.push(paint.fail(terminalLine(`Newest ${side}${entry.line} release ${entry.release} behaves differently from the pinned ${entry.pinned}:`)));
       lines.push(...describeChangeList(entry.cases));
     }
   }
-  if (input.writtenPath) lines.push(`Sweep result written to ${input.writtenPath}`);
+  if (input.writtenPath) lines.push(terminalLine(`Sweep result written to ${input.writtenPath}`));
   const { summary } = result;
   lines.push(
     `${summary.releases} release${summary.releases === 1 ? '' : 's'} swept, ${summary.failedReleases} did not run, ` +

@@ -1,7 +1,12 @@
 // The terminal report: the audit's table (result shape × client), failure details, the comparison with
 // the recorded result, and the summary line. Formatting only; colour is injected.
+//
+// Every piece that came from data (ids, packages, observations, error messages, rule findings, paths)
+// goes through terminalLine before it is padded or painted (issue 20): a control sequence in it is shown
+// as an escape, never emitted, while the paint's own colour codes still reach the terminal.
 import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, ResultFile, ResultHeader } from '../core/domain.ts';
+import { terminalLine } from '../core/escape.ts';
 import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation, DISCOVERY_WORDING } from './describe.ts';
 
 export interface Paint {
@@ -67,6 +72,19 @@ const FAIL_MARK = '✗';
 const UNJUDGED_MARK = '•';
 const MARK = { pass: PASS_MARK, fail: FAIL_MARK, unjudged: UNJUDGED_MARK } as const satisfies Record<CaseRecord['verdict'], string>;
 
+/** A case line as the terminal shows it: each of its texts on one line, control characters shown as escapes. */
+function shownCaseLine(line: CaseLine): CaseLine {
+  return {
+    ...line,
+    id: terminalLine(line.id),
+    clientPackage: terminalLine(line.clientPackage),
+    shape: terminalLine(line.shape),
+    ...(line.family !== undefined && { family: terminalLine(line.family) }),
+    observation: terminalLine(line.observation),
+    ...(line.failure && { failure: { expected: terminalLine(line.failure.expected), mismatches: line.failure.mismatches.map(terminalLine) } }),
+  };
+}
+
 function columnKey(record: CaseLine): string {
   return `${record.client} ${record.discovery}`;
 }
@@ -115,14 +133,14 @@ function groupedTables(cases: readonly CaseLine[], paint: Paint): string[] {
 
 export function renderTerminalReport(input: TerminalReportInput): string {
   const { result, comparison, paint = NO_COLOUR } = input;
-  const cases = 'caseLines' in result ? result.caseLines : result.cases.map(caseLine);
+  const cases = ('caseLines' in result ? result.caseLines : result.cases.map(caseLine)).map(shownCaseLine);
   const clients = [...new Map(cases.map((record) => [record.client, record.clientPackage])).entries()]
     .map(([line, pkg]) => `${line} = ${pkg}`)
     .join(' · ');
   const { environment } = result;
   const lines = [
-    paint.bold(`${environment.harness} · matrix ${result.matrix.name}: ${result.matrix.title}`),
-    paint.dim(`${clients} · node ${environment.node} ${environment.platform}/${environment.arch}`),
+    paint.bold(terminalLine(`${environment.harness} · matrix ${result.matrix.name}: ${result.matrix.title}`)),
+    paint.dim(terminalLine(`${clients} · node ${environment.node} ${environment.platform}/${environment.arch}`)),
     ...groupedTables(cases, paint),
     '',
     ...[...new Set(cases.map((c) => c.discovery))].map((mode) => paint.dim(`${mode}: ${DISCOVERY_WORDING[mode]}`)),
@@ -141,7 +159,7 @@ export function renderTerminalReport(input: TerminalReportInput): string {
     lines.push('', paint.bold('What the rules say about the result'));
     for (const [shape, findings] of Object.entries(result.lint)) {
       for (const f of findings) {
-        const text = `  ${shape}: ${f.level}: ${f.message} [${f.rule}]`;
+        const text = terminalLine(`  ${shape}: ${f.level}: ${f.message} [${f.rule}]`);
         lines.push(f.level === 'error' ? paint.fail(text) : f.level === 'warning' ? text : paint.dim(text));
       }
     }
@@ -149,7 +167,7 @@ export function renderTerminalReport(input: TerminalReportInput): string {
 
   lines.push('');
   if (comparison) lines.push(...comparisonLines(comparison, input, paint));
-  if (input.writtenPath) lines.push(`Result written to ${input.writtenPath}`);
+  if (input.writtenPath) lines.push(terminalLine(`Result written to ${input.writtenPath}`));
   const { passed, failed, unjudged } = result.summary;
   const summary = `${passed} passed, ${failed} failed${unjudged ? `, ${unjudged} unjudged (no expectation stated)` : ''}`;
   lines.push((failed > 0 ? paint.fail : paint.pass)(summary));
@@ -158,6 +176,7 @@ export function renderTerminalReport(input: TerminalReportInput): string {
 
 function comparisonLines(comparison: Comparison, input: TerminalReportInput, paint: Paint): string[] {
   const lines: string[] = [];
+  const recordedPath = terminalLine(input.recordedPath);
   const counts = (Object.keys(COMPARISON_WORDING) as (keyof typeof COMPARISON_WORDING)[])
     .filter((kind) => comparison.counts[kind] > 0)
     .map((kind) => `${comparison.counts[kind]} ${kind}`)
@@ -165,21 +184,21 @@ function comparisonLines(comparison: Comparison, input: TerminalReportInput, pai
   if (comparison.recorded === 'missing') {
     lines.push(
       input.updatedRecorded
-        ? `Recorded result created: ${input.recordedPath} (--update)`
-        : paint.fail(`No recorded result at ${input.recordedPath}: every case is new. Record one with --update.`),
+        ? `Recorded result created: ${recordedPath} (--update)`
+        : paint.fail(`No recorded result at ${recordedPath}: every case is new. Record one with --update.`),
     );
   } else {
     lines.push(
       input.updatedRecorded
-        ? `Recorded result rewritten: ${input.recordedPath} (--update; before it: ${counts})`
-        : `Compared with ${input.recordedPath}: ${counts || 'nothing to compare'}`,
+        ? `Recorded result rewritten: ${recordedPath} (--update; before it: ${counts})`
+        : `Compared with ${recordedPath}: ${counts || 'nothing to compare'}`,
     );
     for (const entry of comparison.entries) {
       // Unchecked cases are the ones --case left out: one summary line, not a line each (~150 for extended).
       if (entry.kind === 'matched' || entry.kind === 'unchecked') continue;
-      const headline = `  ${COMPARISON_WORDING[entry.kind]} ${entry.id}`;
+      const headline = terminalLine(`  ${COMPARISON_WORDING[entry.kind]} ${entry.id}`);
       lines.push(input.updatedRecorded ? paint.dim(headline) : paint.fail(headline));
-      if (entry.kind === 'changed') for (const change of describeChange(entry)) lines.push(`      ${change}`);
+      if (entry.kind === 'changed') for (const change of describeChange(entry)) lines.push(terminalLine(`      ${change}`));
     }
     if (comparison.counts.unchecked > 0) lines.push(paint.dim(`  ${comparison.counts.unchecked} ${COMPARISON_WORDING.unchecked}`));
   }

@@ -19,6 +19,8 @@ export interface MainOptions {
    */
   cwd?: string;
   stdoutIsTty?: boolean;
+  /** stderr on a terminal: the sweep's progress line then rewrites itself in place. */
+  stderrIsTty?: boolean;
 }
 
 export async function runMain(args: string[], options: MainOptions = {}): Promise<MainRun> {
@@ -36,7 +38,7 @@ export async function runMain(args: string[], options: MainOptions = {}): Promis
     env: { ...process.env, CI: '', NO_COLOR: '', ...options.env },
     cwd: options.cwd ?? TEST_PROJECT,
     stdoutIsTty: options.stdoutIsTty ?? false,
-    stderrIsTty: false,
+    stderrIsTty: options.stderrIsTty ?? false,
   });
   return { code, stdout, stderr };
 }
