@@ -88,9 +88,27 @@ export type ToolResult = z.infer<typeof ToolResultSchema>;
  * wire tap would compare the wire with that other result (issue 20).
  */
 export function toolResultAsGiven(value: unknown): ToolResult {
-  ToolResultSchema.parse(value);
+  return asGiven(ToolResultSchema, value);
+}
+
+/**
+ * A tool definition checked and kept as given, for the same reason: `properties: {"__proto__": {...}}`
+ * in an inputSchema or outputSchema is a property the schema states, and the fixture server must list
+ * the schema the capture or scenario gives, not zod's copy without it (issue 20).
+ */
+export function toolDefinitionAsGiven(value: unknown): ToolDefinition {
+  return asGiven(ToolDefinitionSchema, value);
+}
+
+/**
+ * `value` checked against `schema` and returned as given (a copy), not as zod's output. Only for schemas
+ * whose output is their input (no defaults, no transforms, every object strict or with a JSON catchall),
+ * where the two differ in nothing but the own `__proto__` keys zod leaves out.
+ */
+export function asGiven<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  schema.parse(value);
   // structuredClone keeps own `__proto__` keys (it defines properties, it does not assign them).
-  return structuredClone(value) as ToolResult;
+  return structuredClone(value) as z.infer<S>;
 }
 
 /**

@@ -123,6 +123,18 @@ export function validateJson<S extends z.ZodType>(json: unknown, path: string, s
   return parsed.data;
 }
 
+/**
+ * validateJson, returning `json` itself rather than zod's output: for schemas whose output is their input
+ * (no defaults or transforms; every object strict, loose or with a JSON catchall), where the two differ
+ * only in the own `__proto__` keys zod 4 leaves out of what it parses. JSON.parse keeps such a key as an
+ * own property, and a file must read back as it was written (issue 20). `json` must be the caller's own
+ * (freshly parsed): it is not copied.
+ */
+export function validateJsonAsGiven<S extends z.ZodType>(json: unknown, path: string, schema: S, what: string): z.infer<S> {
+  validateJson(json, path, schema, what);
+  return json as z.infer<S>;
+}
+
 /** Reads a JSON file that must exist. */
 export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string, shown: string = path): z.infer<S> {
   const text = readInputText(path, what);
@@ -145,7 +157,7 @@ export function parseResultText(text: string, path: string): ResultFile {
   if (typeof version === 'number' && version !== RESULT_SCHEMA_VERSION) {
     throw new InputError(`${path}: a result file of format ${version}; this probe reads format ${RESULT_SCHEMA_VERSION} (record it again with --update)`);
   }
-  const result = validateJson(json, path, ResultFileSchema, 'result file');
+  const result = validateJsonAsGiven(json, path, ResultFileSchema, 'result file');
   const seen = new Set<string>();
   for (const [index, record] of result.cases.entries()) {
     if (seen.has(record.id)) throw new InputError(`${path}: not a valid result file: cases[${index}].id: ${record.id} appears twice`);
