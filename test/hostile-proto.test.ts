@@ -7,16 +7,19 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { replay } from '../probe/api/index.ts';
+import { parseSweepText, replay } from '../probe/api/index.ts';
 import { adapters } from '../probe/clients/index.ts';
 import { compareWithRecorded } from '../probe/core/compare.ts';
 import { defineCase, returnsAsSent } from '../probe/core/define.ts';
-import type { ToolDefinition, ToolResult } from '../probe/core/domain.ts';
+import { ResultFileSchema, type ToolDefinition, type ToolResult } from '../probe/core/domain.ts';
 import { judge } from '../probe/core/judge.ts';
 import { observe } from '../probe/engine/observe.ts';
 import { parseCapture } from '../probe/io/capture.ts';
+import { openJournal, readJournal } from '../probe/io/journal.ts';
 import { parseResultText, serializeResult } from '../probe/io/json-files.ts';
+import { loadUserScenarios } from '../probe/io/user-scenarios.ts';
 import { renderMarkdown } from '../probe/render/markdown.ts';
+import { ROOT } from './helpers/cli.ts';
 import { runMain } from './helpers/main.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'probe-proto-'));
@@ -144,5 +147,57 @@ describe('a result file with own __proto__ keys reads back as it was written', (
     const comparison = compareWithRecorded(recorded, run, { fullMatrix: true });
     expect(comparison.entries.filter((e) => e.kind !== 'matched')).toEqual([]);
     expect(comparison.counts.matched).toBe(run.cases.length);
+  });
+});
+
+describe('other files read back keep own __proto__ keys', () => {
+  const withProto = async () => (await replay({ name: 'own proto', tool: JSON.parse(TOOL), result: JSON.parse(RESULT) }, { runIn: 'in-process', clients: ['v1'], cases: ['v1/warm/*'] })).cases[0]!;
+
+  it('a run journal read back by --resume', async () => {
+    const record = await withProto();
+    const path = join(dir, 'run.journal.ndjson');
+    const journal = openJournal(path, 'run-1', false);
+    journal.append(record, null);
+    const resumed = readJournal(path, 'run-1').get(record.id)!.record;
+    expect(Object.hasOwn(resumed.result!.structuredContent as object, '__proto__')).toBe(true);
+    expect(resumed).toStrictEqual(record);
+  });
+
+  it('a sweep result file read by parseSweepText (the Action\'s sweep report)', async () => {
+    const run = await replay({ name: 'own proto', tool: JSON.parse(TOOL), result: JSON.parse(RESULT) }, { runIn: 'in-process', clients: ['v1'], cases: ['v1/warm/*'] });
+    const release = { line: 'v1', packageName: '@modelcontextprotocol/sdk', version: '1.32.2', label: '1.32.2', source: 'pinned', integrity: null };
+    const sweep = {
+      schemaVersion: 2,
+      kind: 'sweep',
+      matrix: run.matrix,
+      environment: run.environment,
+      request: { v1: '1.32.2', v2: null, prerelease: false },
+      plan: ['v1@1.32.2'],
+      summary: { releases: 1, failedReleases: 0, cases: 1, passed: 0, failed: 0 },
+      changePoints: [],
+      releases: [{ status: 'ran', release, cases: run.cases }],
+    };
+    const path = join(dir, 'sweep.json');
+    writeFileSync(path, JSON.stringify(sweep));
+    const read = parseSweepText(readFileSync(path, 'utf8'), path);
+    const [ran] = read.releases;
+    expect(ran?.status === 'ran' && Object.hasOwn(ran.cases[0]!.result!.structuredContent as object, '__proto__')).toBe(true);
+  });
+
+  it('a user JSON scenario keeps the tool schema and the expectation it states', async () => {
+    const folder = mkdtempSync(join(dir, 'scenarios-'));
+    const tool = '{"name":"probe_value","inputSchema":{"type":"object","properties":{"__proto__":{"type":"object"}}}}';
+    const expected = '{"outcome":"returned","isError":false,"structuredContent":{"__proto__":{"x":1},"value":7}}';
+    writeFileSync(join(folder, 'proto.json'), `{"shape":"own-proto","tool":${tool},"result":${RESULT},"expected":{"v1/cold":${expected}}}`);
+    const [scenario] = await loadUserScenarios(folder, 'scenarios', new Set(), { allowCode: false });
+    expect(Object.hasOwn(scenario!.tool.inputSchema.properties as object, '__proto__')).toBe(true);
+    expect(Object.hasOwn((scenario!.expected as { structuredContent: object }).structuredContent, '__proto__')).toBe(true);
+  });
+
+  // The technique's premise: for the file schemas read as given, zod's output is the input (strict
+  // objects, no defaults or transforms), so a file without own __proto__ keys reads exactly as before.
+  it.each(['recorded.json', 'recorded-extended.json', 'recorded-ecosystem.json'])('results/%s: zod\'s output is the file as given', (name) => {
+    const json = JSON.parse(readFileSync(join(ROOT, 'results', name), 'utf8')) as unknown;
+    expect(ResultFileSchema.parse(json)).toStrictEqual(json);
   });
 });

@@ -13,7 +13,7 @@ import { installedClientLines, runMatrix as runMatrixIn } from '../engine/run.ts
 import { captureFileText, slug } from '../io/capture.ts';
 import { writeFileAtomic } from '../io/files.ts';
 import type { CapturedToolCall } from './capture-tool.ts';
-import { parseJsonFile, readRecordedResult } from '../io/json-files.ts';
+import { parseJsonFileAsGiven, readRecordedResult } from '../io/json-files.ts';
 import { SweepResultSchema, type SweepResult } from '../sweep/model.ts';
 import { PROJECT_ROOT } from '../io/project.ts';
 import { auditMatrix } from '../../scenarios/audit.ts';
@@ -142,7 +142,8 @@ export function writeCaptureFile(path: string, capture: Pick<CapturedToolCall, '
 
 /** A sweep result file's text (`sweep --out FILE`), validated; `path` names it in errors. */
 export function parseSweepText(text: string, path: string): SweepResult {
-  return parseJsonFile(text, path, SweepResultSchema, 'sweep result');
+  // As written: its case records hold servers' JSON, own `__proto__` keys included (issue 20).
+  return parseJsonFileAsGiven(text, path, SweepResultSchema, 'sweep result');
 }
 
 /**

@@ -150,9 +150,11 @@ export function readJournalLines<S extends z.ZodType>(path: string, run: string,
   if (!header.success) throw new InputError(`${path}: not a run journal (its first line is not a journal header)`);
   if (header.data.run !== run) throw new InputError(`${path}: the journal is of ${words.otherRun}; run without --resume`);
   return rest.map((line, i) => {
-    const parsed = schema.safeParse(safeJson(line));
-    if (!parsed.success) throw new InputError(`${path}: line ${i + 2} is not ${words.line}`);
-    return parsed.data;
+    const json = safeJson(line);
+    if (!schema.safeParse(json).success) throw new InputError(`${path}: line ${i + 2} is not ${words.line}`);
+    // The line as written, not zod's output: that leaves own `__proto__` keys out of a record's JSON
+    // (io/json-files.ts validateJsonAsGiven), and a resumed case must be the case that was journalled.
+    return json as z.infer<S>;
   });
 }
 

@@ -135,6 +135,11 @@ export function validateJsonAsGiven<S extends z.ZodType>(json: unknown, path: st
   return json as z.infer<S>;
 }
 
+/** parseJsonFile for a schema validateJsonAsGiven suits: the file's values as written. */
+export function parseJsonFileAsGiven<S extends z.ZodType>(text: string, path: string, schema: S, what: string): z.infer<S> {
+  return validateJsonAsGiven(parseJsonText(text, path), path, schema, what);
+}
+
 /** Reads a JSON file that must exist. */
 export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string, shown: string = path): z.infer<S> {
   const text = readInputText(path, what);
