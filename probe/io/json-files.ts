@@ -140,6 +140,13 @@ export function parseJsonFileAsGiven<S extends z.ZodType>(text: string, path: st
   return validateJsonAsGiven(parseJsonText(text, path), path, schema, what);
 }
 
+/** readJsonFile for a schema validateJsonAsGiven suits (a sweep shard for `merge`, say): the file as written. */
+export function readJsonFileAsGiven<S extends z.ZodType>(path: string, schema: S, what: string, shown: string = path): z.infer<S> {
+  const text = readInputText(path, what);
+  if (text === undefined) throw new InputError(`${shown}: cannot read the ${what} (ENOENT)`);
+  return parseJsonFileAsGiven(text, shown, schema, what);
+}
+
 /** Reads a JSON file that must exist. */
 export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string, shown: string = path): z.infer<S> {
   const text = readInputText(path, what);
