@@ -7,14 +7,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseSweepText, replay } from '../probe/api/index.ts';
+import { parseSweepText, replay, writeCaptureFile } from '../probe/api/index.ts';
 import { adapters } from '../probe/clients/index.ts';
 import { compareWithRecorded } from '../probe/core/compare.ts';
 import { defineCase, returnsAsSent } from '../probe/core/define.ts';
 import { ResultFileSchema, type ToolDefinition, type ToolResult } from '../probe/core/domain.ts';
 import { judge } from '../probe/core/judge.ts';
 import { observe } from '../probe/engine/observe.ts';
-import { parseCapture } from '../probe/io/capture.ts';
+import { parseCapture, readCapture } from '../probe/io/capture.ts';
 import { openJournal, readJournal } from '../probe/io/journal.ts';
 import { parseResultText, serializeResult } from '../probe/io/json-files.ts';
 import { loadUserScenarios } from '../probe/io/user-scenarios.ts';
@@ -118,6 +118,14 @@ describe('a capture whose tool schemas have own __proto__ keys', () => {
     const capture = parseCapture(JSON.parse(`{"tool":${tool},"result":${RESULT}}`), '/x/schema.json');
     expect(Object.hasOwn(capture.tool.inputSchema.properties as object, '__proto__')).toBe(true);
     expect(Object.hasOwn((capture.tool.outputSchema!.properties as object), '__proto__')).toBe(true);
+  });
+
+  it('writeCaptureFile writes them, and the result\'s, as given', () => {
+    const path = join(dir, 'written.json');
+    writeCaptureFile(path, { name: 'written', tool: JSON.parse(tool), result: JSON.parse(RESULT) });
+    const read = readCapture(path);
+    expect(Object.hasOwn(read.tool.outputSchema!.properties as object, '__proto__')).toBe(true);
+    expect(Object.hasOwn(read.result.structuredContent as object, '__proto__')).toBe(true);
   });
 
   it('the record shows the tool the server listed: the file\'s, own keys included', async () => {

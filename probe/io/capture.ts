@@ -14,6 +14,7 @@ import {
   type ToolDefinition,
   type ToolResult,
 } from '../core/domain.ts';
+import { unlessDropped } from '../core/dropped.ts';
 import { InputError } from '../core/errors.ts';
 import { readJsonFile, validateJson } from './json-files.ts';
 
@@ -121,9 +122,9 @@ export function parseCapture(json: unknown, path: string): Capture {
  * newline. Validated against the same schema the reader uses, so what is written always reads.
  */
 export function captureFileText(capture: { readonly name: string; readonly tool: ToolDefinition; readonly result: ToolResult }): string {
-  const pair = { name: capture.name, tool: capture.tool, result: capture.result };
-  validateJson(pair, 'capture', PairSchema, 'replay capture');
-  // The values as given (wire order, own `__proto__` keys included), not zod's output without them.
+  const given = { name: capture.name, tool: capture.tool, result: capture.result };
+  // The values as given where zod's output left an own `__proto__` key out (core/dropped.ts unlessDropped).
+  const pair = unlessDropped(given, validateJson(given, 'capture', PairSchema, 'replay capture'));
   return `${JSON.stringify(pair, null, 2)}\n`;
 }
 

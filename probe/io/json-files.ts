@@ -2,6 +2,7 @@
 // indent, trailing newline) so the same observations always give the same bytes and diff cleanly.
 import { z } from 'zod';
 import { CaseRecordSchema, EnvironmentSchema, RESULT_SCHEMA_VERSION, ResultFileSchema, type CaseRecord, type Environment, type ResultFile, type ResultHeader } from '../core/domain.ts';
+import { unlessDropped } from '../core/dropped.ts';
 import { InputError } from '../core/errors.ts';
 import { parseJsonText, readInputText } from './files.ts';
 
@@ -124,15 +125,14 @@ export function validateJson<S extends z.ZodType>(json: unknown, path: string, s
 }
 
 /**
- * validateJson, returning `json` itself rather than zod's output: for schemas whose output is their input
- * (no defaults or transforms; every object strict, loose or with a JSON catchall), where the two differ
- * only in the own `__proto__` keys zod 4 leaves out of what it parses. JSON.parse keeps such a key as an
- * own property, and a file must read back as it was written (issue 20). `json` must be the caller's own
- * (freshly parsed): it is not copied.
+ * validateJson, returning `json` as given (a copy) where zod's output left an own key out: for schemas
+ * whose output is their input (no defaults or transforms; every object strict, loose or with a JSON
+ * catchall), where the two differ only in key order and the own `__proto__` keys zod 4 leaves out of what
+ * it parses. JSON.parse keeps such a key as an own property, and a file must read back as it was written
+ * (issue 20).
  */
 export function validateJsonAsGiven<S extends z.ZodType>(json: unknown, path: string, schema: S, what: string): z.infer<S> {
-  validateJson(json, path, schema, what);
-  return json as z.infer<S>;
+  return unlessDropped(json, validateJson(json, path, schema, what));
 }
 
 /** parseJsonFile for a schema validateJsonAsGiven suits: the file's values as written. */
