@@ -3,7 +3,7 @@
 // Every function that runs cases returns a promise and reports bad input by rejecting it (InputError).
 // Bundled to dist/index.mjs (bin/build.mjs); its types are emitted by `tsc -p tsconfig.build.json`.
 import { join } from 'node:path';
-import { ToolDefinitionSchema, ToolResultSchema, type Capture, type ClientLine, type Matrix, type ResultFile, type ToolDefinition, type ToolResult } from '../core/domain.ts';
+import { ToolDefinitionSchema, ToolResultSchema, toolDefinitionAsGiven, toolResultAsGiven, type Capture, type ClientLine, type Matrix, type ResultFile, type ToolDefinition, type ToolResult } from '../core/domain.ts';
 import { compareWithRecorded, type Comparison } from '../core/compare.ts';
 import { parseExpectRule } from '../core/expect-spec.ts';
 import { checkCasePatternsMatch, parseClientLines, selectScenarios } from '../core/select.ts';
@@ -13,7 +13,7 @@ import { installedClientLines, runMatrix as runMatrixIn } from '../engine/run.ts
 import { captureFileText, slug } from '../io/capture.ts';
 import { writeFileAtomic } from '../io/files.ts';
 import type { CapturedToolCall } from './capture-tool.ts';
-import { parseJsonFile, readRecordedResult } from '../io/json-files.ts';
+import { parseJsonFileAsGiven, readRecordedResult } from '../io/json-files.ts';
 import { SweepResultSchema, type SweepResult } from '../sweep/model.ts';
 import { PROJECT_ROOT } from '../io/project.ts';
 import { auditMatrix } from '../../scenarios/audit.ts';
@@ -114,7 +114,8 @@ export async function replay(input: ReplayInput, options: ReplayOptions = {}): P
   if (!tool.success) throw new InputError(`replay: tool: ${tool.error.issues[0]?.path.join('.') || '(top level)'}: ${tool.error.issues[0]?.message}`);
   const result = ToolResultSchema.safeParse(input.result);
   if (!result.success) throw new InputError(`replay: result: ${result.error.issues[0]?.path.join('.') || '(top level)'}: ${result.error.issues[0]?.message}`);
-  const capture: Capture = { shape: slug(name), tool: tool.data, result: result.data };
+  // The caller's values, not zod's output: its parse leaves own `__proto__` keys out (core/domain.ts asGiven).
+  const capture: Capture = { shape: slug(name), tool: toolDefinitionAsGiven(input.tool), result: toolResultAsGiven(input.result) };
   const lines = parseClientLines(options.clients ?? installedClientLines().lines, 'replay: clients');
   return run(replayMatrix(capture, name, (options.expect ?? []).map(parseExpectRule), lines), options);
 }
@@ -141,7 +142,8 @@ export function writeCaptureFile(path: string, capture: Pick<CapturedToolCall, '
 
 /** A sweep result file's text (`sweep --out FILE`), validated; `path` names it in errors. */
 export function parseSweepText(text: string, path: string): SweepResult {
-  return parseJsonFile(text, path, SweepResultSchema, 'sweep result');
+  // As written: its case records hold servers' JSON, own `__proto__` keys included (issue 20).
+  return parseJsonFileAsGiven(text, path, SweepResultSchema, 'sweep result');
 }
 
 /**

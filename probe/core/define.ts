@@ -1,8 +1,9 @@
 // Helpers for writing matrices as data. They check what the type system cannot (unique ids, valid
 // expectations) when a matrix module is loaded, so a broken matrix fails before any case runs.
 import {
+  asGiven,
   ExpectedSchema,
-  ToolDefinitionSchema,
+  toolDefinitionAsGiven,
   toolResultAsGiven,
   type ClientLine,
   type Discovery,
@@ -58,9 +59,11 @@ export function defineCase(definition: CaseDefinition): Scenario {
     client,
     discovery,
     shape: shape.id,
-    tool: ToolDefinitionSchema.parse(tool),
+    tool: toolDefinitionAsGiven(tool),
     server: definition.server ?? { kind: 'respond', result: toolResultAsGiven(shape.result) },
-    expected: definition.expected === null ? null : ExpectedSchema.parse(definition.expected),
+    // As given: an expectation made from a result (returnsAsSent) keeps the result's own `__proto__` keys,
+    // so a client that drops one does not return the result as sent (issue 20).
+    expected: definition.expected === null ? null : asGiven(ExpectedSchema, definition.expected),
     ...pick(definition, ['arguments', 'calledName', 'timeoutMs', 'clientTimeoutMs', 'transport', 'family', 'question', 'reference']),
   };
 }

@@ -2,6 +2,7 @@
 // Everything that can come from a file (recorded results, later user scenarios and captures) has a zod
 // schema here; the TypeScript types are inferred from those schemas so the two cannot drift apart.
 import { z } from 'zod';
+import { unlessDropped } from './dropped.ts';
 
 export const JsonValueSchema = z.json();
 export type JsonValue = z.infer<typeof JsonValueSchema>;
@@ -88,9 +89,26 @@ export type ToolResult = z.infer<typeof ToolResultSchema>;
  * wire tap would compare the wire with that other result (issue 20).
  */
 export function toolResultAsGiven(value: unknown): ToolResult {
-  ToolResultSchema.parse(value);
-  // structuredClone keeps own `__proto__` keys (it defines properties, it does not assign them).
-  return structuredClone(value) as ToolResult;
+  return asGiven(ToolResultSchema, value);
+}
+
+/**
+ * A tool definition checked and kept as given, for the same reason: `properties: {"__proto__": {...}}`
+ * in an inputSchema or outputSchema is a property the schema states, and the fixture server must list
+ * the schema the capture or scenario gives, not zod's copy without it (issue 20).
+ */
+export function toolDefinitionAsGiven(value: unknown): ToolDefinition {
+  return asGiven(ToolDefinitionSchema, value);
+}
+
+/**
+ * `value` checked against `schema`, and returned as given (a copy) where zod's output left an own key out.
+ * Only for schemas whose output is their input (no defaults, no transforms, every object strict or with a
+ * JSON catchall), where the two differ in nothing but key order and the own `__proto__` keys zod leaves out.
+ */
+export function asGiven<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  // structuredClone (in unlessDropped) keeps own `__proto__` keys: it defines properties, it does not assign them.
+  return unlessDropped(value, schema.parse(value));
 }
 
 /**

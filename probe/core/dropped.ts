@@ -12,6 +12,16 @@ export function droppedKeys(before: unknown, after: unknown, path: readonly stri
   return dropped;
 }
 
+/**
+ * zod's output `parsed` of `given`, or a copy of `given` when the output lacks an own key `given` had (zod 4
+ * leaves own `__proto__` keys out of what it parses: issue 20). Otherwise zod's output, in its key order
+ * (schema keys first), which reports show: a value that loses no key reads exactly as it always did.
+ * Only for schemas whose output is their input but for such keys (no defaults, no transforms).
+ */
+export function unlessDropped<T>(given: unknown, parsed: T): T {
+  return droppedKeys(given, parsed).length === 0 ? parsed : (structuredClone(given) as T);
+}
+
 function isContainer(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
 }

@@ -4,7 +4,17 @@
 // InputError naming the file and the field.
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
-import { JsonValueSchema, ToolDefinitionSchema, ToolResultSchema, type Capture, type ToolDefinition, type ToolResult } from '../core/domain.ts';
+import {
+  JsonValueSchema,
+  ToolDefinitionSchema,
+  ToolResultSchema,
+  toolDefinitionAsGiven,
+  toolResultAsGiven,
+  type Capture,
+  type ToolDefinition,
+  type ToolResult,
+} from '../core/domain.ts';
+import { unlessDropped } from '../core/dropped.ts';
 import { InputError } from '../core/errors.ts';
 import { readJsonFile, validateJson } from './json-files.ts';
 
@@ -84,19 +94,27 @@ function fromMessages(path: string, messages: readonly Message[], toolName: stri
     const issue = tool.error.issues[0];
     throw new InputError(`${path}: messages: tool ${JSON.stringify(name)}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message}`);
   }
-  return { tool: tool.data, result: result.data };
+  // As the log gives them, not as zod parsed them: its parse leaves own `__proto__` keys out (domain.ts
+  // toolResultAsGiven), and the case must list and send what the server sent (issue 20).
+  return { tool: toolDefinitionAsGiven(named), result: toolResultAsGiven(response.result) };
 }
 
 /** The capture's form decides its schema, so a mistake is reported against the form the user meant. */
 export function parseCapture(json: unknown, path: string): Capture {
   const fallback = slug(basename(path, extname(path)));
-  if (Array.isArray(json)) return { shape: fallback, ...fromMessages(path, validateJson(json, path, MessageListSchema, 'replay capture'), undefined) };
+  // The messages are read as given once validated (their schema is loose: zod's output is the input but for
+  // the own `__proto__` keys it leaves out), so the result and tool taken from them are the log's.
+  if (Array.isArray(json)) {
+    validateJson(json, path, MessageListSchema, 'replay capture');
+    return { shape: fallback, ...fromMessages(path, json as Message[], undefined) };
+  }
   if (json !== null && typeof json === 'object' && 'messages' in json) {
     const capture = validateJson(json, path, MessagesSchema, 'replay capture');
-    return { shape: capture.name ? slug(capture.name) : fallback, ...fromMessages(path, capture.messages, capture.toolName) };
+    return { shape: capture.name ? slug(capture.name) : fallback, ...fromMessages(path, (json as { messages: Message[] }).messages, capture.toolName) };
   }
   const capture = validateJson(json, path, PairSchema, 'replay capture');
-  return { shape: capture.name ? slug(capture.name) : fallback, tool: capture.tool, result: capture.result };
+  const given = json as { tool: unknown; result: unknown };
+  return { shape: capture.name ? slug(capture.name) : fallback, tool: toolDefinitionAsGiven(given.tool), result: toolResultAsGiven(given.result) };
 }
 
 /**
@@ -104,7 +122,9 @@ export function parseCapture(json: unknown, path: string): Capture {
  * newline. Validated against the same schema the reader uses, so what is written always reads.
  */
 export function captureFileText(capture: { readonly name: string; readonly tool: ToolDefinition; readonly result: ToolResult }): string {
-  const pair = validateJson({ name: capture.name, tool: capture.tool, result: capture.result }, 'capture', PairSchema, 'replay capture');
+  const given = { name: capture.name, tool: capture.tool, result: capture.result };
+  // The values as given where zod's output left an own `__proto__` key out (core/dropped.ts unlessDropped).
+  const pair = unlessDropped(given, validateJson(given, 'capture', PairSchema, 'replay capture'));
   return `${JSON.stringify(pair, null, 2)}\n`;
 }
 

@@ -7,6 +7,7 @@ import { closeSync, ftruncateSync, openSync, readFileSync, readSync, rmSync, wri
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { CaseRecordSchema, FindingSchema, type CaseRecord, type Finding } from '../core/domain.ts';
+import { unlessDropped } from '../core/dropped.ts';
 import { InputError } from '../core/errors.ts';
 import { readInputText } from './files.ts';
 
@@ -150,9 +151,12 @@ export function readJournalLines<S extends z.ZodType>(path: string, run: string,
   if (!header.success) throw new InputError(`${path}: not a run journal (its first line is not a journal header)`);
   if (header.data.run !== run) throw new InputError(`${path}: the journal is of ${words.otherRun}; run without --resume`);
   return rest.map((line, i) => {
-    const parsed = schema.safeParse(safeJson(line));
+    const json = safeJson(line);
+    const parsed = schema.safeParse(json);
     if (!parsed.success) throw new InputError(`${path}: line ${i + 2} is not ${words.line}`);
-    return parsed.data;
+    // The line as written where zod's output lost an own `__proto__` key of a record's JSON (core/dropped.ts
+    // unlessDropped): a resumed case must be the case that was journalled.
+    return unlessDropped(json, parsed.data);
   });
 }
 

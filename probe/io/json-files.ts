@@ -2,6 +2,7 @@
 // indent, trailing newline) so the same observations always give the same bytes and diff cleanly.
 import { z } from 'zod';
 import { CaseRecordSchema, EnvironmentSchema, RESULT_SCHEMA_VERSION, ResultFileSchema, type CaseRecord, type Environment, type ResultFile, type ResultHeader } from '../core/domain.ts';
+import { unlessDropped } from '../core/dropped.ts';
 import { InputError } from '../core/errors.ts';
 import { parseJsonText, readInputText } from './files.ts';
 
@@ -123,6 +124,29 @@ export function validateJson<S extends z.ZodType>(json: unknown, path: string, s
   return parsed.data;
 }
 
+/**
+ * validateJson, returning `json` as given (a copy) where zod's output left an own key out: for schemas
+ * whose output is their input (no defaults or transforms; every object strict, loose or with a JSON
+ * catchall), where the two differ only in key order and the own `__proto__` keys zod 4 leaves out of what
+ * it parses. JSON.parse keeps such a key as an own property, and a file must read back as it was written
+ * (issue 20).
+ */
+export function validateJsonAsGiven<S extends z.ZodType>(json: unknown, path: string, schema: S, what: string): z.infer<S> {
+  return unlessDropped(json, validateJson(json, path, schema, what));
+}
+
+/** parseJsonFile for a schema validateJsonAsGiven suits: the file's values as written. */
+export function parseJsonFileAsGiven<S extends z.ZodType>(text: string, path: string, schema: S, what: string): z.infer<S> {
+  return validateJsonAsGiven(parseJsonText(text, path), path, schema, what);
+}
+
+/** readJsonFile for a schema validateJsonAsGiven suits (a sweep shard for `merge`, say): the file as written. */
+export function readJsonFileAsGiven<S extends z.ZodType>(path: string, schema: S, what: string, shown: string = path): z.infer<S> {
+  const text = readInputText(path, what);
+  if (text === undefined) throw new InputError(`${shown}: cannot read the ${what} (ENOENT)`);
+  return parseJsonFileAsGiven(text, shown, schema, what);
+}
+
 /** Reads a JSON file that must exist. */
 export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string, shown: string = path): z.infer<S> {
   const text = readInputText(path, what);
@@ -145,7 +169,7 @@ export function parseResultText(text: string, path: string): ResultFile {
   if (typeof version === 'number' && version !== RESULT_SCHEMA_VERSION) {
     throw new InputError(`${path}: a result file of format ${version}; this probe reads format ${RESULT_SCHEMA_VERSION} (record it again with --update)`);
   }
-  const result = validateJson(json, path, ResultFileSchema, 'result file');
+  const result = validateJsonAsGiven(json, path, ResultFileSchema, 'result file');
   const seen = new Set<string>();
   for (const [index, record] of result.cases.entries()) {
     if (seen.has(record.id)) throw new InputError(`${path}: not a valid result file: cases[${index}].id: ${record.id} appears twice`);

@@ -8,10 +8,10 @@ import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 import { z } from 'zod';
 import { defineCase } from '../core/define.ts';
-import { ExpectedSchema, ToolDefinitionSchema, ToolResultSchema, toolResultAsGiven, type Scenario } from '../core/domain.ts';
+import { ExpectedSchema, ToolDefinitionSchema, ToolResultSchema, type Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { parseExpectation } from '../core/expect-spec.ts';
-import { readJsonFile, validateJson } from './json-files.ts';
+import { readJsonFile, validateJsonAsGiven } from './json-files.ts';
 import { loadScenarioModule } from './scenario-module.ts';
 
 const CELLS = ['v1/warm', 'v1/cold', 'v2/warm', 'v2/cold'] as const;
@@ -35,11 +35,10 @@ const ListSchema = z.array(UserScenarioSchema).min(1);
 
 /** One scenario or a list; the form decides the schema, so errors name the field the user got wrong. */
 function validateScenarios(value: unknown, shown: string, what: string): UserScenario[] {
-  const parsed = Array.isArray(value) ? validateJson(value, shown, ListSchema, what) : [validateJson(value, shown, UserScenarioSchema, what)];
-  // Each result as the file wrote it, not as zod parsed it: the parse leaves an own `__proto__` key out
-  // (domain.ts toolResultAsGiven), and the case must send, and record, the result the file states.
-  const given = (Array.isArray(value) ? value : [value]) as { result: unknown }[];
-  return parsed.map((scenario, i) => ({ ...scenario, result: toolResultAsGiven(given[i]?.result) }));
+  // As the file wrote them where zod's parse left own `__proto__` keys out (io/json-files.ts
+  // validateJsonAsGiven; the schema is strict, with no defaults): the case must list the tool, send the
+  // result and expect what the file states.
+  return Array.isArray(value) ? validateJsonAsGiven(value, shown, ListSchema, what) : [validateJsonAsGiven(value, shown, UserScenarioSchema, what)];
 }
 
 function toScenarios(file: string, scenario: UserScenario): Scenario[] {

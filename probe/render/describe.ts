@@ -7,13 +7,17 @@ export function json(value: JsonValue | undefined): string {
   return value === undefined ? 'absent' : JSON.stringify(value);
 }
 
-/** A short cell text: `returned`, `returned isError`, `rejected -32602`, `timeout (call)`. */
+/**
+ * A short cell text: `returned`, `returned isError`, `rejected -32602`, `timeout (call)`; `returned (1 key
+ * dropped)` when a key was lost on the way, so no report's table calls such a result plain `returned`
+ * (issue 20; which key, and by whom, is in describeDropped).
+ */
 export function describeObservation(observed: Observation): string {
   switch (observed.outcome) {
     case 'returned':
-      return observed.isError === true ? 'returned isError' : 'returned';
+      return `${observed.isError === true ? 'returned isError' : 'returned'}${droppedCount(observed.dropped)}`;
     case 'rejected':
-      return `rejected ${observed.error.code ?? observed.error.name}`;
+      return `rejected ${observed.error.code ?? observed.error.name}${droppedCount(observed.dropped)}`;
     case 'timeout':
       return `timeout (${observed.stage})`;
     case 'crashed':
@@ -35,10 +39,12 @@ export function describeObservationInFull(observed: Observation): string {
     case 'returned': {
       const structured = Object.hasOwn(observed, 'structuredContent') ? ` structuredContent ${json(observed.structuredContent)}` : '';
       const dropped = describeDropped(observed.dropped);
-      return `${describeObservation(observed)}${structured}${dropped && `; ${dropped}`}`;
+      return `${observed.isError === true ? 'returned isError' : 'returned'}${structured}${dropped && `; ${dropped}`}`;
     }
-    case 'rejected':
-      return `rejected ${observed.error.name} ${observed.error.code ?? ''}: ${observed.error.message}`.replace('  ', ' ');
+    case 'rejected': {
+      const dropped = describeDropped(observed.dropped);
+      return `${`rejected ${observed.error.name} ${observed.error.code ?? ''}: ${observed.error.message}`.replace('  ', ' ')}${dropped && `; ${dropped}`}`;
+    }
     case 'timeout':
       return `timeout after ${observed.afterMs} ms during ${observed.stage}`;
     case 'crashed':
@@ -80,6 +86,11 @@ const DROPPED_BY_WORDING = { server: 'the server', client: 'the client' } as con
 /** A key path as JSON would spell it: `structuredContent.__proto__`, a key that is no identifier quoted. */
 function keyPath(path: readonly string[]): string {
   return path.map((key) => (/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key))).join('.');
+}
+
+function droppedCount(dropped: readonly DroppedKey[] | undefined): string {
+  if (!dropped || dropped.length === 0) return '';
+  return ` (${dropped.length} ${dropped.length === 1 ? 'key' : 'keys'} dropped)`;
 }
 
 /** `dropped: structuredContent.__proto__ (by the client)`, one entry per key, or '' when none was. */
