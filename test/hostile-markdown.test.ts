@@ -1,0 +1,320 @@
+// Issue 20: no Markdown evidence renders data live, and every command printed in evidence reads back, in
+// POSIX sh, as the arguments it names. Each Markdown output the probe writes is rendered from real runs
+// (the CLI in-process: a replay of a capture written here, an explore finding replayed, a repro folder)
+// and from the pinned run's real records with every data field replaced by a hostile string; marked then
+// reads it, and the live elements (HTML, headings, links, images, definitions) must be the template's
+// own, as the same render with plain data has them.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compareWithRecorded } from '../probe/core/compare.ts';
+import type { CaseRecord, ResultFile } from '../probe/core/domain.ts';
+import { renderFindingMarkdown } from '../probe/explore/findings.ts';
+import { renderMarkdown, renderSummaryMarkdown, type EvidenceContext } from '../probe/render/markdown.ts';
+import { renderSweepMarkdown } from '../probe/render/sweep-markdown.ts';
+import { changePoints, summarize, type ReleaseRun, type SweepResult } from '../probe/sweep/model.ts';
+import { auditMatrix } from '../scenarios/audit.ts';
+import { FIXED_ENVIRONMENT } from './fixtures.ts';
+import { HOSTILE_STRINGS, liveElements } from './helpers/hostile.ts';
+import { runMain } from './helpers/main.ts';
+import { pinnedPart } from './helpers/pinned-run.ts';
+
+const HOSTILE = Object.entries(HOSTILE_STRINGS);
+type Fill = (name: keyof typeof HOSTILE_STRINGS & string) => string;
+const hostile: Fill = (name) => HOSTILE_STRINGS[name]!;
+/** The same fields with plain words, so the benign render has the template's elements only. */
+const plain: Fill = (name) => `plain${Object.keys(HOSTILE_STRINGS).indexOf(name)}`;
+
+/**
+ * The live elements as the template places them: HTML by its tags (the text inside is data, escaped),
+ * headings by their place (their text holds data), links, images and definitions whole.
+ */
+function template(markdown: string): string[] {
+  return liveElements(markdown).map((element) =>
+    element.kind === 'html'
+      ? `html ${[...element.text.matchAll(/<(!--|[!?]|\/?[A-Za-z][\w-]*)/g)].map((m) => m[1]).join(' ')}`
+      : element.kind === 'heading'
+        ? 'heading'
+        : `${element.kind} ${element.text}`,
+  );
+}
+
+/** Runs `command` (a printed command line) in sh with its program replaced by an argv dumper; the arguments sh reads. */
+function argvOf(command: string, program: RegExp, cwd: string): string[] {
+  expect(command).toMatch(program);
+  const out = execFileSync('/bin/sh', ['-c', command.replace(program, "printf '%s\\0'")], { cwd, encoding: 'utf8' });
+  return out.split('\0').slice(0, -1);
+}
+
+/** The text of every fenced block of `language`, whatever its fence length. */
+function fences(markdown: string, language: string): string[] {
+  return [...markdown.matchAll(/^(`{3,})(\S*)\n([\s\S]*?)\n\1$/gm)].filter((m) => m[2] === language).map((m) => m[3]!);
+}
+
+// ------------------------------------------------------------------------ real records, every field hostile
+
+/** Keys whose values are the project's own closed sets (zod enums), not data: kept as they are. */
+const OWN_KEYS = new Set(['client', 'discovery', 'transport', 'outcome', 'verdict', 'stage', 'by', 'server', 'answer', 'registration', 'era', 'level', 'kind', 'sent', 'serverSent', 'status', 'line', 'side']);
+
+/** A copy of `value` with every data string (and the keys of the maps named in `keyed`) replaced by `text`; ids stay distinct. */
+function everyField<T>(value: T, text: string, keyed = new Set(['packages', 'integrity', 'lint'])): T {
+  let count = 0;
+  const walk = (node: unknown, key: string | undefined, parent: Record<string, unknown> | undefined): unknown => {
+    if (typeof node === 'string') {
+      if (key !== undefined && OWN_KEYS.has(key)) return node;
+      if ((key === 'expected' || key === 'observed') && (parent?.kind === 'sent' || parent?.kind === 'by')) return node;
+      count += 1;
+      return key === 'id' || key === 'caseId' ? `${text} ${count}` : text;
+    }
+    if (Array.isArray(node)) return node.map((item) => walk(item, key, parent));
+    if (node !== null && typeof node === 'object') {
+      const record = node as Record<string, unknown>;
+      return Object.fromEntries(
+        Object.entries(record).map(([k, v], i) => [key !== undefined && keyed.has(key) ? `${text} ${i}` : k, walk(v, k, record)]),
+      );
+    }
+    return node;
+  };
+  return walk(value, undefined, undefined) as T;
+}
+
+function auditRun(): ResultFile {
+  return pinnedPart(auditMatrix, FIXED_ENVIRONMENT);
+}
+
+/** A result and the comparison with a recorded one in which a case changed, one is new and one is stale. */
+function withComparison(result: ResultFile) {
+  const [first, second, third, ...rest] = result.cases;
+  const changedObservation: CaseRecord['observed'] = { outcome: 'rejected', error: { name: 'X', code: -1, message: 'y' }, by: 'server', serverSent: 'nothing' };
+  const recorded: ResultFile = { ...result, cases: [{ ...first!, observed: changedObservation }, ...rest, { ...second!, id: `${second!.id}-gone` }] };
+  const current: ResultFile = { ...result, cases: [first!, third!, ...rest] };
+  return { result: current, comparison: compareWithRecorded(recorded, current, { fullMatrix: true }) };
+}
+
+const context = (text: string): EvidenceContext => ({
+  argv: ['--matrix', text, '--format', 'markdown', '--case', text],
+  git: { commit: text, dirty: true },
+  harness: { name: 'mcp-sdk-probe', version: '0.0.0', repository: 'https://github.com/example/mcp-sdk-probe' },
+  recordedPath: text,
+});
+
+function render(text: string | undefined) {
+  const real = auditRun();
+  // Every case fails, so the summary lists each with its mismatches.
+  const failing: ResultFile = { ...real, cases: real.cases.map((c) => ({ ...c, verdict: 'fail', mismatches: [{ kind: 'name', expected: 'e', observed: 'o' }, { kind: 'code', expected: 'c', observed: 'd' }, { kind: 'outcome', expected: 'p', observed: 'q' }] })) };
+  const data = text === undefined ? failing : everyField(failing, text);
+  const { result, comparison } = withComparison(data);
+  return {
+    evidence: renderMarkdown(result, comparison, context(text ?? 'plain')),
+    summary: renderSummaryMarkdown(result, comparison, text ?? 'plain heading'),
+  };
+}
+
+function sweepResult(text: string | undefined): SweepResult {
+  const real = auditRun().cases.slice(0, 3);
+  const cases = text === undefined ? real : everyField(real, text);
+  const release = (label: string): ReleaseRun['release'] => ({ line: 'v1', packageName: text ?? 'pkg', version: label, label, source: 'registry', integrity: text ?? null });
+  const [a, b] = text === undefined ? ['1.0.0', '2.0.0'] : [`${text} 1`, `${text} 2`];
+  // The second release behaves otherwise in every case: a change point each.
+  const swapped = cases.map((c, i) => ({ ...c, observed: cases[(i + 1) % cases.length]!.observed }));
+  const releases: ReleaseRun[] = [
+    { status: 'ran', release: release(a!), cases },
+    { status: 'ran', release: release(b!), cases: swapped },
+    { status: 'failed', release: release(`${a} failed`), stage: 'load', error: { name: text ?? 'E', code: text ?? null, message: text ?? 'm' } },
+  ];
+  return {
+    schemaVersion: 2,
+    kind: 'sweep',
+    matrix: { name: text ?? 'audit', title: text ?? 't', source: text ?? 's' },
+    environment: text === undefined ? FIXED_ENVIRONMENT : everyField(FIXED_ENVIRONMENT, text),
+    request: { v1: text ?? '1.0.0..2.0.0', v2: null, aiSdk: text ?? '1', prerelease: false },
+    plan: releases.map((r) => r.release.label),
+    releases,
+    changePoints: changePoints(releases),
+    leftOut: [],
+    summary: summarize(releases),
+  } as SweepResult;
+}
+
+const sweepInput = (text: string | undefined) => ({
+  result: sweepResult(text),
+  baseline: undefined,
+  baselinePath: text ?? 'results/sweep-baseline.json',
+  updatedBaseline: false,
+  pinned: [],
+  writtenPath: undefined,
+});
+
+describe('Markdown from real records whose every data field is hostile: only the template is live', () => {
+  const benign = render(undefined);
+  const benignSweep = renderSweepMarkdown(sweepInput(undefined));
+
+  it('the benign renders have the template elements this test compares with', () => {
+    expect(template(benign.evidence)).toContain('html details summary code /code /summary');
+    expect(template(benign.evidence).filter((e) => e === 'heading').length).toBeGreaterThanOrEqual(5);
+    expect(template(benignSweep)).toContain('html details summary /summary');
+  });
+
+  it.each(HOSTILE)('%s: renderMarkdown', (_, text) => {
+    expect(template(render(text).evidence)).toEqual(template(benign.evidence));
+  });
+
+  it.each(HOSTILE)('%s: renderSummaryMarkdown (the GitHub Action job summary)', (_, text) => {
+    expect(template(render(text).summary)).toEqual(template(benign.summary));
+  });
+
+  it.each(HOSTILE)('%s: sweep Markdown', (_, text) => {
+    expect(template(renderSweepMarkdown(sweepInput(text)))).toEqual(template(benignSweep));
+  });
+
+  it.each(HOSTILE)('%s: explore finding page', (_, text) => {
+    const page = (t: string | undefined) =>
+      renderFindingMarkdown({
+        finding: {
+          class: t ?? 'c',
+          oracle: 'differential',
+          clients: ['v1', 'v2'],
+          sequence: { server: { pageSize: 1, tools: [{ name: t ?? 'alpha', versions: [{ properties: ['b'], required: [], closed: false }] }] }, steps: [{ do: 'list', how: 'plain' }] },
+        },
+        traces: [
+          {
+            client: 'v1',
+            events: [
+              { event: 'listed', step: 0, via: 'plain', tools: [{ name: t ?? 'alpha', inputSchema: {} }] },
+              { event: 'action-failed', step: 0, action: 'list', refused: false, error: { name: t ?? 'E', code: null, message: t ?? 'm' } },
+              { event: 'uncaught', step: 0, error: { name: t ?? 'E', code: null, message: t ?? 'm' } },
+            ],
+          },
+        ],
+        packages: { [t ?? 'pkg']: t ?? '1.0.0' },
+        file: t ?? 'finding.json',
+      });
+    expect(template(page(text))).toEqual(template(page(undefined)));
+  });
+});
+
+// ------------------------------------------------------------------------------ real runs of the CLI
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-hostile-md-'));
+});
+
+/** A capture whose tool and result carry data in every field a client or the rules quote back. */
+function capture(s: Fill) {
+  return {
+    tool: {
+      name: s('html image (tracking pixel)'),
+      title: s('closing details, opening another'),
+      description: s('heading after a line break'),
+      inputSchema: { type: 'object' },
+      outputSchema: {
+        type: 'object',
+        properties: { [s('javascript link')]: { type: 'string' } },
+        // ajv names each missing property in the v1 client's error message, and the rules quote them.
+        required: [s('html with handler'), s('javascript link'), s('blank line then heading'), s('code span breaking out')],
+      },
+    },
+    result: { content: [{ type: 'text', text: s('script element') }], structuredContent: { [s('image')]: s('html comment hiding what follows') } },
+  };
+}
+
+/** A file name with no `/`: HTML, a line break and heading, a link, backticks and shell syntax. */
+const fileName = (s: Fill) => (s === hostile ? "<img src=x onerror=alert(1)>\n# ALL PASSED [x](javascript:alert(1)) `` it's $(id).json" : 'plain-capture.json');
+/** --expect values: a bare `>` (a redirect if printed unquoted) and an error code that is HTML. */
+const expectations = (s: Fill) => (s === hostile ? ['rejected:scen>pwned', `v1/*=rejected:${hostile('html image (tracking pixel)')}`] : ['rejected:plainA', 'v1/*=rejected:plainB']);
+
+async function replayMarkdown(s: Fill) {
+  const folder = join(dir, s === hostile ? 'hostile' : 'plain');
+  mkdirSync(folder, { recursive: true });
+  const path = join(folder, fileName(s));
+  writeFileSync(path, JSON.stringify(capture(s)));
+  const args = ['replay', path, '--clients', 'v1,v2', '--format', 'markdown', ...expectations(s).flatMap((e) => ['--expect', e])];
+  return { run: await runMain(args, { cwd: folder }), folder };
+}
+
+describe('replay --format markdown of a hostile capture (the CLI, real clients)', () => {
+  let hostileRun: Awaited<ReturnType<typeof replayMarkdown>>;
+  let plainRun: Awaited<ReturnType<typeof replayMarkdown>>;
+  beforeAll(async () => {
+    [hostileRun, plainRun] = [await replayMarkdown(hostile), await replayMarkdown(plain)];
+  }, 120_000);
+
+  it('exits by verdict and renders only the template live', () => {
+    expect([hostileRun.run.code, plainRun.run.code]).toEqual([1, 1]);
+    // The data did reach the document (the v1 client quotes the required names back).
+    expect(hostileRun.run.stdout).toContain('onerror=alert(1)');
+    expect(template(hostileRun.run.stdout)).toEqual(template(plainRun.run.stdout));
+  });
+
+  it('prints a Reproduce command that sh reads back as the arguments given, with nothing redirected', () => {
+    const [command] = fences(hostileRun.run.stdout, 'sh');
+    const argv = argvOf(command!, /^npx --yes mcp-sdk-probe@\S+/, hostileRun.folder);
+    expect(argv).toEqual(['replay', 'capture.json', '--clients', 'v1,v2', ...expectations(hostile).flatMap((e) => ['--expect', e]), '--format', 'markdown']);
+    expect(readdirSync(hostileRun.folder)).toEqual([fileName(hostile)]);
+  });
+});
+
+describe('replay --format repro into a hostile folder: README and the printed command', () => {
+  it('the README renders only its template live, and the cd command printed reads back as the folder', async () => {
+    const folder = join(dir, 'repro');
+    mkdirSync(folder, { recursive: true });
+    const readme = async (s: Fill, out: string) => {
+      const path = join(folder, `${s === hostile ? 'h' : 'p'}.json`);
+      writeFileSync(path, JSON.stringify(capture(s)));
+      const run = await runMain(['replay', path, '--clients', 'v1', '--case', 'v1/warm/*', '--format', 'repro', '--out', out], { cwd: folder });
+      expect(run.code).toBe(0);
+      return { run, text: readFileSync(join(folder, out, 'README.md'), 'utf8') };
+    };
+    const out = 'scen>pwned $(touch owned) `touch owned2` it\'s';
+    const [bad, good] = [await readme(hostile, out), await readme(plain, 'plain-out')];
+    expect(bad.text).toContain('onerror');
+    expect(template(bad.text)).toEqual(template(good.text));
+    const command = /\(run: (.*)\)\n$/.exec(bad.run.stderr)?.[1];
+    expect(command).toMatch(/ && npm install --ignore-scripts && node repro\.mjs$/);
+    expect(argvOf(command!.replace(/ && npm install --ignore-scripts && node repro\.mjs$/, ''), /^cd\b/, folder)).toEqual([out]);
+    expect(existsSync(join(folder, 'owned')) || existsSync(join(folder, 'owned2')) || existsSync(join(folder, 'scen'))).toBe(false);
+  }, 120_000);
+});
+
+describe('explore --replay --format markdown of a hostile finding file', () => {
+  it('renders only the template live, and the replay command reads back as the file', async () => {
+    const folder = join(dir, 'explore');
+    mkdirSync(folder, { recursive: true });
+    const page = async (s: Fill, name: string) => {
+      const file = {
+        schemaVersion: 1,
+        class: s('heading at the start'),
+        oracle: 'differential',
+        clients: ['v1', 'v2'],
+        sequence: {
+          server: { pageSize: 1, tools: [{ name: s('html with handler'), versions: [{ properties: ['b'], required: [], closed: false }] }] },
+          steps: [{ do: 'list', how: 'plain' }, { do: 'call', tool: 0, conforms: 'none', isError: true, structured: true }],
+        },
+      };
+      writeFileSync(join(folder, name), JSON.stringify(file));
+      const run = await runMain(['explore', '--replay', name, '--clients', 'v1,v2', '--format', 'markdown'], { cwd: folder });
+      expect(run.code).toBe(0);
+      return run.stdout;
+    };
+    const name = "<img src=x onerror=alert(1)> [x](javascript:alert(1)) scen>pwned it's.json";
+    const [bad, good] = [await page(hostile, name), await page(plain, 'plain.json')];
+    expect(bad).toContain('onerror');
+    expect(template(bad)).toEqual(template(good));
+    const [command] = fences(bad, 'sh');
+    expect(argvOf(command!, /^npx mcp-sdk-probe/, folder)).toEqual(['explore', '--replay', name]);
+  }, 120_000);
+});
+
+describe('a 600 KB capture of many backtick runs', () => {
+  it('renders as Markdown and exits by verdict (0 unjudged), never a RangeError', async () => {
+    const path = join(dir, 'backticks.json');
+    writeFileSync(path, JSON.stringify({ tool: { name: 't', inputSchema: { type: 'object' } }, result: { content: [{ type: 'text', text: '`a``b'.repeat(120_000) }] } }));
+    const out = join(dir, 'backticks.md');
+    const run = await runMain(['replay', path, '--clients', 'v1', '--case', 'v1/cold/*', '--format', 'markdown', '--out', out]);
+    expect([run.code, run.stderr]).toEqual([0, expect.not.stringContaining('RangeError')]);
+    expect(readFileSync(out, 'utf8')).toContain('```json\n');
+  }, 120_000);
+});
