@@ -5,7 +5,7 @@
 // reads it, and the live elements (HTML, headings, links, images, definitions) must be the template's
 // own, as the same render with plain data has them.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -258,33 +258,44 @@ describe('replay --format markdown of a hostile capture (the CLI, real clients)'
 });
 
 describe('replay --format repro into a hostile folder: README and the printed command', () => {
-  it('the README renders only its template live, and the cd command printed reads back as the folder', async () => {
-    const folder = join(dir, 'repro');
-    mkdirSync(folder, { recursive: true });
-    const readme = async (s: Fill, out: string) => {
-      const path = join(folder, `${s === hostile ? 'h' : 'p'}.json`);
+  const folder = () => join(dir, 'repro');
+  const out = "scen>pwned $(touch owned) `touch owned2` it's";
+  let bad: { stderr: string; readme: string };
+  let good: { stderr: string; readme: string };
+  beforeAll(async () => {
+    mkdirSync(folder(), { recursive: true });
+    const repro = async (s: Fill, to: string) => {
+      const path = join(folder(), `${s === hostile ? 'h' : 'p'}.json`);
       writeFileSync(path, JSON.stringify(capture(s)));
-      const run = await runMain(['replay', path, '--clients', 'v1', '--case', 'v1/warm/*', '--format', 'repro', '--out', out], { cwd: folder });
+      const run = await runMain(['replay', path, '--clients', 'v1', '--case', 'v1/warm/*', '--format', 'repro', '--out', to], { cwd: folder() });
       expect(run.code).toBe(0);
-      return { run, text: readFileSync(join(folder, out, 'README.md'), 'utf8') };
+      return { stderr: run.stderr, readme: readFileSync(join(folder(), to, 'README.md'), 'utf8') };
     };
-    const out = 'scen>pwned $(touch owned) `touch owned2` it\'s';
-    const [bad, good] = [await readme(hostile, out), await readme(plain, 'plain-out')];
-    expect(bad.text).toContain('onerror');
-    expect(template(bad.text)).toEqual(template(good.text));
-    const command = /\(run: (.*)\)\n$/.exec(bad.run.stderr)?.[1];
-    expect(command).toMatch(/ && npm install --ignore-scripts && node repro\.mjs$/);
-    expect(argvOf(command!.replace(/ && npm install --ignore-scripts && node repro\.mjs$/, ''), /^cd\b/, folder)).toEqual([out]);
-    expect(existsSync(join(folder, 'owned')) || existsSync(join(folder, 'owned2')) || existsSync(join(folder, 'scen'))).toBe(false);
+    [bad, good] = [await repro(hostile, out), await repro(plain, 'plain-out')];
   }, 120_000);
+
+  it('the README renders only its template live', () => {
+    expect(bad.readme).toContain('onerror');
+    expect(template(bad.readme)).toEqual(template(good.readme));
+  });
+
+  it('the cd command printed reads back in sh as the folder, running nothing', () => {
+    const command = /\(run: (.*)\)\n$/.exec(bad.stderr)?.[1];
+    expect(command).toMatch(/ && npm install --ignore-scripts && node repro\.mjs$/);
+    expect(argvOf(command!.replace(/ && npm install --ignore-scripts && node repro\.mjs$/, ''), /^cd\b/, folder())).toEqual([out]);
+    expect(readdirSync(folder()).sort()).toEqual(['h.json', 'p.json', 'plain-out', out].sort());
+  });
 });
 
 describe('explore --replay --format markdown of a hostile finding file', () => {
-  it('renders only the template live, and the replay command reads back as the file', async () => {
-    const folder = join(dir, 'explore');
-    mkdirSync(folder, { recursive: true });
-    const page = async (s: Fill, name: string) => {
-      const file = {
+  const folder = () => join(dir, 'explore');
+  const name = "<img src=x onerror=alert(1)> [x](javascript:alert(1)) scen>pwned it's.json";
+  let bad: string;
+  let good: string;
+  beforeAll(async () => {
+    mkdirSync(folder(), { recursive: true });
+    const page = async (s: Fill, file: string) => {
+      const finding = {
         schemaVersion: 1,
         class: s('heading at the start'),
         oracle: 'differential',
@@ -294,18 +305,35 @@ describe('explore --replay --format markdown of a hostile finding file', () => {
           steps: [{ do: 'list', how: 'plain' }, { do: 'call', tool: 0, conforms: 'none', isError: true, structured: true }],
         },
       };
-      writeFileSync(join(folder, name), JSON.stringify(file));
-      const run = await runMain(['explore', '--replay', name, '--clients', 'v1,v2', '--format', 'markdown'], { cwd: folder });
+      writeFileSync(join(folder(), file), JSON.stringify(finding));
+      const run = await runMain(['explore', '--replay', file, '--clients', 'v1,v2', '--format', 'markdown'], { cwd: folder() });
       expect(run.code).toBe(0);
       return run.stdout;
     };
-    const name = "<img src=x onerror=alert(1)> [x](javascript:alert(1)) scen>pwned it's.json";
-    const [bad, good] = [await page(hostile, name), await page(plain, 'plain.json')];
+    [bad, good] = [await page(hostile, name), await page(plain, 'plain.json')];
+  }, 120_000);
+
+  it('renders only the template live', () => {
     expect(bad).toContain('onerror');
     expect(template(bad)).toEqual(template(good));
+  });
+
+  it('prints a replay command that sh reads back as the file, running nothing', () => {
     const [command] = fences(bad, 'sh');
-    expect(argvOf(command!, /^npx mcp-sdk-probe/, folder)).toEqual(['explore', '--replay', name]);
-  }, 120_000);
+    expect(argvOf(command!, /^npx mcp-sdk-probe/, folder())).toEqual(['explore', '--replay', name]);
+    expect(readdirSync(folder()).sort()).toEqual([name, 'plain.json'].sort());
+  });
+});
+
+describe('sweep Markdown: the Reproduce command', () => {
+  it('reads back in sh as the harness, flags and matrix the sweep file names, running nothing', () => {
+    // A merged shard is a stranger's file: its harness, matrix name and release specs are data.
+    const text = "x; touch pwned `touch pwned2` $(touch pwned3) it's ~ >y";
+    const cwd = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-sweep-sh-'));
+    const [command] = fences(renderSweepMarkdown(sweepInput(text)), 'sh');
+    expect(argvOf(command!, /^npx\b/, cwd)).toEqual([text, 'sweep', '--v1', text, '--ai-sdk', text, '--matrix', text]);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
 });
 
 describe('a 600 KB capture of many backtick runs', () => {
