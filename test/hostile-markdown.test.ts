@@ -16,6 +16,7 @@ import { renderMarkdown, renderSummaryMarkdown, type EvidenceContext } from '../
 import { renderSweepMarkdown } from '../probe/render/sweep-markdown.ts';
 import { changePoints, summarize, type ReleaseRun, type SweepResult } from '../probe/sweep/model.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
+import { extendedMatrix } from '../scenarios/extended/index.ts';
 import { FIXED_ENVIRONMENT } from './fixtures.ts';
 import { HOSTILE_STRINGS, liveElements } from './helpers/hostile.ts';
 import { runMain } from './helpers/main.ts';
@@ -80,8 +81,19 @@ function everyField<T>(value: T, text: string, keyed = new Set(['packages', 'int
   return walk(value, undefined, undefined) as T;
 }
 
+/**
+ * The pinned run's audit records, with one extended record of each outcome and of each thing the server
+ * sent (a JSON-RPC error, an altered result), so every branch of the renderers gets data.
+ */
 function auditRun(): ResultFile {
-  return pinnedPart(auditMatrix, FIXED_ENVIRONMENT);
+  const audit = pinnedPart(auditMatrix, FIXED_ENVIRONMENT);
+  const kinds = new Map<string, CaseRecord>();
+  for (const record of pinnedPart(extendedMatrix, FIXED_ENVIRONMENT).cases) {
+    const sent = record.observed.serverSent;
+    const kind = `${record.observed.outcome} ${typeof sent === 'string' ? sent : Object.keys(sent)[0]}`;
+    if (!kinds.has(kind)) kinds.set(kind, record);
+  }
+  return { ...audit, cases: [...audit.cases, ...kinds.values()] };
 }
 
 /** A result and the comparison with a recorded one in which a case changed, one is new and one is stale. */
@@ -150,6 +162,11 @@ const sweepInput = (text: string | undefined) => ({
 describe('Markdown from real records whose every data field is hostile: only the template is live', () => {
   const benign = render(undefined);
   const benignSweep = renderSweepMarkdown(sweepInput(undefined));
+
+  it('the records reach every branch: each outcome, and a server that sent an error or an altered result', () => {
+    const kinds = new Set(auditRun().cases.map((c) => `${c.observed.outcome} ${typeof c.observed.serverSent === 'string' ? c.observed.serverSent : Object.keys(c.observed.serverSent)[0]}`));
+    expect([...kinds].sort()).toEqual(expect.arrayContaining(['crashed nothing', 'rejected error', 'returned altered', 'timeout nothing', 'rejected as-scenario', 'returned as-scenario']));
+  });
 
   it('the benign renders have the template elements this test compares with', () => {
     expect(template(benign.evidence)).toContain('html details summary code /code /summary');
