@@ -13,6 +13,7 @@ import { compareWithRecorded } from '../probe/core/compare.ts';
 import type { CaseRecord, ResultFile } from '../probe/core/domain.ts';
 import { renderFindingMarkdown } from '../probe/explore/findings.ts';
 import { renderMarkdown, renderSummaryMarkdown, type EvidenceContext } from '../probe/render/markdown.ts';
+import { renderRepro } from '../probe/render/repro.ts';
 import { renderSweepMarkdown } from '../probe/render/sweep-markdown.ts';
 import { changePoints, summarize, type ReleaseRun, type SweepResult } from '../probe/sweep/model.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
@@ -69,6 +70,8 @@ function everyField<T>(value: T, text: string, keyed = new Set(['packages', 'int
       count += 1;
       return key === 'id' || key === 'caseId' ? `${text} ${count}` : text;
     }
+    // An error's code (ErrorInfo, an expected rejection, a code mismatch) may be a string: the client's or the user's.
+    if (typeof node === 'number' && key === 'code' && parent && ('name' in parent || parent.outcome === 'rejected' || parent.kind === 'code')) return text;
     if (Array.isArray(node)) return node.map((item) => walk(item, key, parent));
     if (node !== null && typeof node === 'object') {
       const record = node as Record<string, unknown>;
@@ -97,9 +100,9 @@ function auditRun(): ResultFile {
 }
 
 /** A result and the comparison with a recorded one in which a case changed, one is new and one is stale. */
-function withComparison(result: ResultFile) {
+function withComparison(result: ResultFile, text: string) {
   const [first, second, third, ...rest] = result.cases;
-  const changedObservation: CaseRecord['observed'] = { outcome: 'rejected', error: { name: 'X', code: -1, message: 'y' }, by: 'server', serverSent: 'nothing' };
+  const changedObservation: CaseRecord['observed'] = { outcome: 'rejected', error: { name: text, code: text, message: text }, by: 'server', serverSent: 'nothing' };
   const recorded: ResultFile = { ...result, cases: [{ ...first!, observed: changedObservation }, ...rest, { ...second!, id: `${second!.id}-gone` }] };
   const current: ResultFile = { ...result, cases: [first!, third!, ...rest] };
   return { result: current, comparison: compareWithRecorded(recorded, current, { fullMatrix: true }) };
@@ -117,9 +120,11 @@ function render(text: string | undefined) {
   // Every case fails, so the summary lists each with its mismatches.
   const failing: ResultFile = { ...real, cases: real.cases.map((c) => ({ ...c, verdict: 'fail', mismatches: [{ kind: 'name', expected: 'e', observed: 'o' }, { kind: 'code', expected: 'c', observed: 'd' }, { kind: 'outcome', expected: 'p', observed: 'q' }] })) };
   const data = text === undefined ? failing : everyField(failing, text);
-  const { result, comparison } = withComparison(data);
+  const { result, comparison } = withComparison(data, text ?? 'plain');
   return {
     evidence: renderMarkdown(result, comparison, context(text ?? 'plain')),
+    // No recorded result at the --recorded path given.
+    noRecorded: renderMarkdown(result, compareWithRecorded(undefined, result, { fullMatrix: true }), context(text ?? 'plain')),
     summary: renderSummaryMarkdown(result, comparison, text ?? 'plain heading'),
   };
 }
@@ -145,7 +150,7 @@ function sweepResult(text: string | undefined): SweepResult {
     plan: releases.map((r) => r.release.label),
     releases,
     changePoints: changePoints(releases),
-    leftOut: [],
+    leftOut: [{ reason: 'other-package', caseIds: [text ?? 'v1/warm/x', text ?? 'v1/warm/y'] }],
     summary: summarize(releases),
   } as SweepResult;
 }
@@ -176,6 +181,32 @@ describe('Markdown from real records whose every data field is hostile: only the
 
   it.each(HOSTILE)('%s: renderMarkdown', (_, text) => {
     expect(template(render(text).evidence)).toEqual(template(benign.evidence));
+  });
+
+  it.each(HOSTILE)('%s: renderMarkdown with no recorded result at the path given', (_, text) => {
+    expect(template(render(text).noRecorded)).toEqual(template(benign.noRecorded));
+  });
+
+  it.each(HOSTILE)('%s: repro README of a case whose id, question and error are hostile', (_, text) => {
+    const readme = (t: string | undefined) => {
+      const run = pinnedPart(auditMatrix);
+      const [rejected, returned] = ['v1/warm/off-schema-success', 'v1/warm/conforming-success'].map((id) => run.cases.find((c) => c.id === id)!);
+      const scenario = (record: CaseRecord) => auditMatrix.scenarios.find((s) => s.id === record.id)!;
+      const readmeOf = (record: CaseRecord, observed: CaseRecord['observed']) =>
+        renderRepro({
+          scenario: { ...scenario(record), id: t ?? record.id, question: t ?? 'q' },
+          record: { ...record, id: t ?? record.id, observed },
+          packages: run.environment.packages,
+          timeoutMs: 5000,
+        })['README.md']!;
+      const error = { name: t ?? 'E', code: t ?? 'c', message: t ?? 'm' };
+      return [
+        readmeOf(rejected!, { ...(rejected!.observed as Extract<CaseRecord['observed'], { outcome: 'rejected' }>), error }),
+        readmeOf(returned!, { outcome: 'returned', structuredContent: { [t ?? 'k']: t ?? 'v' }, serverSent: 'as-scenario' }),
+        readmeOf(rejected!, { outcome: 'crashed', stage: 'discover', error, serverSent: 'nothing' }),
+      ].join('\n');
+    };
+    expect(template(readme(text))).toEqual(template(readme(undefined)));
   });
 
   it.each(HOSTILE)('%s: renderSummaryMarkdown (the GitHub Action job summary)', (_, text) => {
