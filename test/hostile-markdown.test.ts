@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareWithRecorded } from '../probe/core/compare.ts';
 import type { CaseRecord, ResultFile } from '../probe/core/domain.ts';
+import { splitClientPackage } from '../probe/core/release.ts';
 import { renderFindingMarkdown } from '../probe/explore/findings.ts';
 import { renderMarkdown, renderSummaryMarkdown, type EvidenceContext } from '../probe/render/markdown.ts';
 import { renderRepro } from '../probe/render/repro.ts';
@@ -195,7 +196,8 @@ describe('Markdown from real records whose every data field is hostile: only the
       const readmeOf = (record: CaseRecord, observed: CaseRecord['observed']) =>
         renderRepro({
           scenario: { ...scenario(record), id: t ?? record.id, question: t ?? 'q' },
-          record: { ...record, id: t ?? record.id, observed },
+          // The package name is not checked (only the version must be a registry one), so it is data too.
+          record: { ...record, id: t ?? record.id, clientPackage: `${t ?? 'pkg'}@${splitClientPackage(record.clientPackage).label}`, observed },
           packages: run.environment.packages,
           timeoutMs: 5000,
         })['README.md']!;
