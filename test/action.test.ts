@@ -63,7 +63,8 @@ describe('the action script', () => {
     expect(run.code).toBe(0);
     expect(run.summary).toMatch(/^## mcp-sdk-probe audit: passed\n\n### MCP isError Results Meet Different Client Checks\n\n\*\*13 passed, 0 failed\*\* · v1 = `@modelcontextprotocol\/sdk@1\.32\.2` · v2 = `@modelcontextprotocol\/client@2\.4\.0`\n/);
     expect(run.summary).toContain('| result shape | v1 warm | v2 warm | v1 cold |');
-    expect(run.summary).toContain('| `error-off-schema` | ✅ rejected -32602 | ✅ returned isError | ✅ returned isError |');
+    // Data in Markdown text is backslash-escaped (issue 20); it reads the same rendered.
+    expect(run.summary).toContain('| `error-off-schema` | ✅ rejected \\-32602 | ✅ returned isError | ✅ returned isError |');
     expect(run.summary).toContain('Compared with the recorded result: 13 matched.');
     expect(run.summary).not.toContain(base); // no machine path
     expect(run.outputs).toEqual({ 'exit-code': '0', passed: '13', failed: '0', reports: 'mcp-sdk-probe-reports' });
@@ -82,10 +83,10 @@ describe('the action script', () => {
     const run = await runAction({ mode: 'replay', captures: 'captures/*.json', expect: 'returned\nv1/warm=rejected:-32602', args: '--clients v1,v2' }, CAPTURES);
     expect(run.code).toBe(1);
     expect(run.summary).toMatch(/^## mcp-sdk-probe replay: failed \(exit 1\)\n/);
-    expect(run.summary).toContain('### replay of captures/error-with-structured-content.json\n\n**4 passed, 0 failed**');
-    expect(run.summary).toContain('### replay of captures/logged-jsonrpc-messages.json\n\n**3 passed, 1 failed**');
-    expect(run.summary).toContain('| `logged-jsonrpc-messages` | ✅ rejected -32602 | ✅ returned | ❌ rejected -32602 | ✅ returned |');
-    expect(run.summary).toContain('- ❌ `v2/warm/logged-jsonrpc-messages`: expected returned, observed rejected');
+    expect(run.summary).toContain('### replay of captures\\/error\\-with\\-structured\\-content\\.json\n\n**4 passed, 0 failed**');
+    expect(run.summary).toContain('### replay of captures\\/logged\\-jsonrpc\\-messages\\.json\n\n**3 passed, 1 failed**');
+    expect(run.summary).toContain('| `logged-jsonrpc-messages` | ✅ rejected \\-32602 | ✅ returned | ❌ rejected \\-32602 | ✅ returned |');
+    expect(run.summary).toContain('- ❌ `v2/warm/logged-jsonrpc-messages`: expected returned\\, observed rejected');
     expect(run.outputs).toEqual({ 'exit-code': '1', passed: '7', failed: '1', reports: 'mcp-sdk-probe-reports' });
     const reports = join(run.workspace, 'mcp-sdk-probe-reports');
     expect(readdirSync(reports).sort()).toEqual([
@@ -188,7 +189,7 @@ describe('the job summary (renderSummaryMarkdown)', () => {
     before.cases = before.cases.filter((c) => c.id !== 'v2/warm/conforming-success');
     const summary = renderSummaryMarkdown(recorded, compareWithRecorded(before, recorded, { fullMatrix: true }), 'the audit');
     expect(summary).toContain('Compared with the recorded result: 11 matched, 1 changed, 1 new.');
-    expect(summary).toMatch(/^- changed `v2\/warm\/error-off-schema`\n {2}- observed: rejected ProtocolError -32602: x → returned isError/m);
+    expect(summary).toMatch(/^- changed `v2\/warm\/error-off-schema`\n {2}- observed\\: rejected ProtocolError \\-32602\\: x → returned isError/m);
     expect(summary).toContain('- new (not in the recorded result) `v2/warm/conforming-success`');
     expect(summary).not.toContain('**Failed:**');
 
@@ -198,7 +199,7 @@ describe('the job summary (renderSummaryMarkdown)', () => {
     failing.summary = { ...failing.summary, passed: 12, failed: 1 };
     const failed = renderSummaryMarkdown(failing, undefined);
     expect(failed).toMatch(/^### MCP isError Results Meet Different Client Checks\n\n\*\*12 passed, 1 failed\*\*/);
-    expect(failed).toContain(`**Failed:**\n\n- ❌ \`${first.id}\`: expected returned, observed rejected\n`);
+    expect(failed).toContain(`**Failed:**\n\n- ❌ \`${first.id}\`: expected returned\\, observed rejected\n`);
     expect(failed).not.toContain('Compared with');
   });
 });

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import {
+  htmlLine,
   htmlText,
   longestRun,
   markdownCellCode,
@@ -121,6 +122,22 @@ describe('htmlText and xmlText', () => {
 
   it('replaces what XML 1.0 cannot hold', () => {
     expect(xmlText('a\u0000b\u001bc\ud800')).toBe('a\uFFFDb\uFFFDc\uFFFD');
+  });
+});
+
+describe('htmlLine', () => {
+  it.each(HOSTILE)('%s: inside <summary>, the HTML block keeps the line and nothing of its own is live', (_, text) => {
+    const markdown = `<details>\n<summary>${htmlLine(text)}</summary>\n\nbody\n\n</details>\n`;
+    expect(liveElements(markdown)).toEqual([
+      { kind: 'html', text: `<details>\n<summary>${htmlLine(text)}</summary>` },
+      { kind: 'html', text: '</details>' },
+    ]);
+    expect(seen(render(markdown).split('<summary>')[1]!.split('</summary>')[0]!)).toBe(terminalLine(text).trim());
+  });
+
+  it('is needed there: with htmlText alone a blank line ends the HTML block and a heading follows', () => {
+    const markdown = `<details>\n<summary>${htmlText('x\n\n# ALL PASSED')}</summary>\n`;
+    expect(liveElements(markdown).map((e) => e.kind)).toContain('heading');
   });
 });
 

@@ -98,7 +98,7 @@ describe('mcp-sdk-probe replay', () => {
     const run = await runMain(['replay', MESSAGES, '--clients', 'v2,ai-sdk', '--format', 'markdown', '--out', join(dir, 'evidence.md')]);
     expect(run.code).toBe(0);
     const markdown = readFileSync(join(dir, 'evidence.md'), 'utf8');
-    expect(markdown).toContain(`npx --yes mcp-sdk-probe@${HARNESS.version} replay capture.json --clients 'v2,ai-sdk' --format markdown`);
+    expect(markdown).toContain(`npx --yes mcp-sdk-probe@${HARNESS.version} replay capture.json --clients v2,ai-sdk --format markdown`);
     const block = /Save the replayed tool and result as `capture.json`:\n\n```json\n([\s\S]*?)\n```/.exec(markdown)?.[1];
     const original = parseCapture(JSON.parse(readFileSync(MESSAGES, 'utf8')), MESSAGES);
     expect(parseCapture(JSON.parse(block!), 'capture.json')).toEqual({ ...original, shape: 'capture' });

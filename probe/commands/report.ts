@@ -4,7 +4,7 @@ import { basename, resolve } from 'node:path';
 import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, ResultFile, ResultHeader } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
-import { terminalJson } from '../core/escape.ts';
+import { shellCommand, terminalJson, terminalLine } from '../core/escape.ts';
 import { HARNESS, harnessRepository } from '../core/harness.ts';
 import { renderJunit } from '../render/junit.ts';
 import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
@@ -145,7 +145,9 @@ export function emit(input: EmitInput, io: CliIo): void {
     writeReproFolder(input.out, input.reproFiles);
     writeFileAtomic(jsonPath, resultPieces(input.result), planned.jsonLabel);
     const shown = displayPath(input.out, io.cwd);
-    io.stderr(`Standalone reproduction written to ${shown} (run: cd ${shown} && npm install --ignore-scripts && node repro.mjs)\n`);
+    // The folder quoted for sh, so the command pasted runs there (`--out 'scen>pwned'` unquoted was a
+    // redirect); shown on one line with no control character reaching the terminal.
+    io.stderr(terminalLine(`Standalone reproduction written to ${shown} (run: ${shellCommand(['cd', shown])} && npm install --ignore-scripts && node repro.mjs)`) + '\n');
     return;
   }
   writeFileAtomic(jsonPath, resultPieces(input.result), planned.jsonLabel);

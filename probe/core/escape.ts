@@ -139,6 +139,15 @@ export function htmlText(text: string): string {
   return showInvisible(text, LINES_KEPT).replace(/[&<>"']/g, (character) => HTML_ENTITIES[character]!);
 }
 
+/**
+ * As `htmlText`, on one line: line breaks and other invisible characters shown as escapes. For HTML inside
+ * a Markdown document (a `<summary>`): a blank line ends an HTML block there and what follows is parsed as
+ * Markdown again (CommonMark 0.31 §4.6, start conditions 6 and 7).
+ */
+export function htmlLine(text: string): string {
+  return htmlText(showInvisible(text, NOTHING_KEPT));
+}
+
 // -------------------------------------------------------------------------------------------------- XML
 
 // XML 1.0 allows tab, newline, carriage return and most of Unicode; anything else cannot appear at all,

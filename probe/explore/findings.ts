@@ -2,6 +2,7 @@
 // known-findings file (results/explore-known.json) and the comparison with it. The file formats are zod
 // schemas (files come from users); the comparison and the pages are pure functions.
 import { z } from 'zod';
+import { markdownCellCode, markdownCode, markdownFence, markdownText, shellCommand } from '../core/escape.ts';
 import { SdkLineSchema } from '../core/domain.ts';
 import { terminalLine } from '../core/escape.ts';
 import { sortKeys } from '../io/json-files.ts';
@@ -201,7 +202,7 @@ export function explainViolation(violation: Violation): string {
   }
 }
 
-/** The sequence as numbered steps, each with what the server listed and what each client did. */
+/** The sequence as numbered steps, each with what the server listed and what each client did, as Markdown. */
 function stepLines(sequence: Sequence, traces: readonly LineTrace[]): string[] {
   return sequence.steps.map((step, i) => {
     const seen = traces.map((trace) => {
@@ -217,9 +218,10 @@ function stepLines(sequence: Sequence, traces: readonly LineTrace[]): string[] {
         if (event.event === 'action-failed') parts.push(event.error ? `threw ${event.error.name}: ${event.error.message.split('\n')[0]!.slice(0, 160)}` : 'did not settle');
         if (event.event === 'uncaught') parts.push(`uncaught ${event.error.name}: ${event.error.message.split('\n')[0]}`);
       }
-      return parts.length > 0 ? `\n   - ${trace.client}: ${parts.join('; ')}` : '';
+      // Tool names and error messages are the server's and the clients' words: text, never Markdown.
+      return parts.length > 0 ? `\n   - ${trace.client}: ${markdownText(parts.join('; '))}` : '';
     });
-    return `${i + 1}. \`${describeStep(step)}\`${seen.join('')}`;
+    return `${i + 1}. ${markdownCode(describeStep(step))}${seen.join('')}`;
   });
 }
 
@@ -233,22 +235,27 @@ export interface FindingPageInput {
   readonly file: string;
 }
 
-/** A finding as Markdown, for a bug report: the minimal sequence, what each client did, how to replay it. */
+/**
+ * A finding as Markdown, for a bug report: the minimal sequence, what each client did, how to replay it.
+ * A finding file is a stranger's (`--replay FILE`): its class, tool names and path go through
+ * core/escape.ts, so only this template is live (issue 20). explainViolation's sentences are the
+ * project's own words about enums and step numbers.
+ */
 export function renderFindingMarkdown(input: FindingPageInput): string {
   const { finding, traces } = input;
   const { server } = finding.sequence;
   const lines = [
-    `# explore finding: ${finding.class}`,
+    `# explore finding: ${markdownText(finding.class)}`,
     '',
     input.violation ? explainViolation(input.violation) : `Oracle: ${finding.oracle}; clients: ${finding.clients.join(', ')}.`,
     '',
-    `Minimal sequence (shrunk by fast-check): \`${describeSequence(finding.sequence)}\``,
+    `Minimal sequence (shrunk by fast-check): ${markdownCode(describeSequence(finding.sequence))}`,
     '',
     `## Server (${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}, ${server.pageSize} per tools/list page, ${pageCount(server)} page${pageCount(server) === 1 ? '' : 's'})`,
     '',
     '| # | name | page | outputSchema versions (the first is listed at the start; a change moves to the next) |',
     '| --- | --- | --- | --- |',
-    ...server.tools.map((t, i) => `| ${i} | ${t.name} | ${Math.floor(i / server.pageSize) + 1} | ${t.versions.map((v) => `\`${JSON.stringify(toJsonSchema(v))}\``).join(' → ')} |`),
+    ...server.tools.map((t, i) => `| ${i} | ${markdownText(t.name)} | ${Math.floor(i / server.pageSize) + 1} | ${t.versions.map((v) => markdownCellCode(JSON.stringify(toJsonSchema(v)))).join(' → ')} |`),
     '',
     'Notation: `{b?,…}` is an object schema with an optional `b` (`b` without `?`: required) that allows other properties (no `…`: `additionalProperties: false`); `/1` is the page size; `call(i):current|earlier|none` sends a result conforming to tool i\'s current schema, its previous one, or none, `no-sc` without structuredContent, `isError` as an error, `def` with the definition handed to v2\'s callTool.',
     '',
@@ -258,12 +265,10 @@ export function renderFindingMarkdown(input: FindingPageInput): string {
     '',
     '## Replay',
     '',
-    '```sh',
-    `npx mcp-sdk-probe explore --replay ${input.file}`,
-    '```',
+    markdownFence('sh', shellCommand(['npx', 'mcp-sdk-probe', 'explore', '--replay', input.file])),
     '',
     `Clients: ${Object.entries(input.packages)
-      .map(([name, version]) => `${name}@${version}`)
+      .map(([name, version]) => markdownText(`${name}@${version}`))
       .join(', ')}.`,
     '',
   ];

@@ -1,9 +1,13 @@
 // A self-contained Markdown evidence document for a bug report: the table, every case's tool, sent
 // result and client outcome in <details>, what the rules say about each result, the comparison with the
 // recorded result, the environment and the commands that reproduce it. GitHub-flavoured Markdown.
+// Every value from a record, a capture, a file name or the command line goes through one escaping function
+// of core/escape.ts (Markdown text, code span, table-cell code, fence; HTML inside <summary>; sh for the
+// commands): only the template's own text and HTML are live (issue 20).
 import { basename, isAbsolute } from 'node:path';
 import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, Finding, ResultFile } from '../core/domain.ts';
+import { htmlLine, markdownCellCode, markdownCode, markdownFence, markdownText, shellCommand } from '../core/escape.ts';
 import { splitClientPackage } from '../core/release.ts';
 import { FIXTURE_PACKAGES } from '../core/fixture.ts';
 import {
@@ -32,27 +36,6 @@ export interface EvidenceContext {
 
 const MARK = { pass: '✅', fail: '❌', unjudged: '➖' } as const satisfies Record<CaseRecord['verdict'], string>;
 
-/** A fenced block whose fence is longer than any backtick run inside, so content cannot close it. */
-export function fenced(language: string, text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${language}\n${text}\n${fence}`;
-}
-
-export function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
-export function code(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = '`'.repeat(longest + 1);
-  return longest > 0 ? `${ticks} ${text} ${ticks}` : `${ticks}${text}${ticks}`;
-}
-
-export function html(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 function table(result: ResultFile): string[] {
@@ -66,9 +49,9 @@ function table(result: ResultFile): string[] {
     ...shapes.map((shape) => {
       const cells = columns.map((column) => {
         const record = byCell.get(`${shape}|${column}`);
-        return record ? `${MARK[record.verdict]} ${cell(describeObservation(record.observed))}` : '·';
+        return record ? `${MARK[record.verdict]} ${markdownText(describeObservation(record.observed))}` : '·';
       });
-      return `| ${code(shape)} | ${cells.join(' | ')} |`;
+      return `| ${markdownCellCode(shape)} | ${cells.join(' | ')} |`;
     }),
   ];
 }
@@ -82,13 +65,13 @@ function observedSection(record: CaseRecord): string[] {
       if (Object.hasOwn(observed, 'structuredContent')) returned.structuredContent = observed.structuredContent;
       if (observed.content !== undefined) returned.content = observed.content;
       if (observed.otherKeys) Object.assign(returned, observed.otherKeys);
-      return ['**What the client did:** `callTool` resolved; it returned:', '', fenced('json', json(returned))];
+      return ['**What the client did:** `callTool` resolved; it returned:', '', markdownFence('json', json(returned))];
     }
     case 'rejected':
       return [
-        `**What the client did:** \`callTool\` threw ${code(observed.error.name)} with code ${code(String(observed.error.code ?? 'none'))}:`,
+        `**What the client did:** \`callTool\` threw ${markdownCode(observed.error.name)} with code ${markdownCode(String(observed.error.code ?? 'none'))}:`,
         '',
-        fenced('text', observed.error.message),
+        markdownFence('text', observed.error.message),
         '',
         `**Rejected by:** ${REJECTED_BY_WORDING[observed.by]}.`,
       ];
@@ -96,15 +79,16 @@ function observedSection(record: CaseRecord): string[] {
       return [`**What the client did:** nothing within ${observed.afterMs} ms (stage: ${observed.stage}); the case was stopped.`];
     case 'crashed':
       return [
-        `**What the client did:** the case could not reach the call: during ${observed.stage}, ${code(observed.error.name)} was thrown:`,
+        `**What the client did:** the case could not reach the call: during ${observed.stage}, ${markdownCode(observed.error.name)} was thrown:`,
         '',
-        fenced('text', observed.error.message),
+        markdownFence('text', observed.error.message),
       ];
   }
 }
 
 function caseDetails(record: CaseRecord): string[] {
-  const summary = `<code>${html(record.id)}</code>: ${MARK[record.verdict]} ${html(describeObservation(record.observed))} (expected: ${html(describeExpected(record.expected))})`;
+  // Inside <summary> Markdown is not parsed (an HTML block, CommonMark §4.6): HTML escapes, on one line.
+  const summary = `<code>${htmlLine(record.id)}</code>: ${MARK[record.verdict]} ${htmlLine(describeObservation(record.observed))} (expected: ${htmlLine(describeExpected(record.expected))})`;
   const { serverSent } = record.observed;
   const dropped = record.observed.outcome === 'returned' || record.observed.outcome === 'rejected' ? describeDropped(record.observed.dropped) : '';
   const sent =
@@ -115,27 +99,27 @@ function caseDetails(record: CaseRecord): string[] {
         : serverSent === 'unknown'
           ? "may or may not have gone out: the case's thread was stopped before the server's report arrived"
         : 'error' in serverSent
-          ? `was not sent: the server answered with JSON-RPC error ${serverSent.error.code} (${serverSent.error.message})`
-          : 'was altered on the way out; what went out: ' + JSON.stringify(serverSent.altered);
+          ? `was not sent: the server answered with JSON-RPC error ${serverSent.error.code} (${markdownText(serverSent.error.message)})`
+          : 'was altered on the way out; what went out: ' + markdownText(JSON.stringify(serverSent.altered));
   return [
     '<details>',
     `<summary>${summary}</summary>`,
     '',
-    `**Client:** ${code(record.clientPackage)}, ${record.discovery}: ${DISCOVERY_WORDING[record.discovery]}.`,
+    `**Client:** ${markdownCode(record.clientPackage)}, ${record.discovery}: ${DISCOVERY_WORDING[record.discovery]}.`,
     '',
     `**Server:** ${describeFixture(record.fixture, record.transport)}.`,
     '',
     '**Tool definition** (as `tools/list` returned it):',
     '',
-    fenced('json', json(record.tool)),
+    markdownFence('json', json(record.tool)),
     '',
     `**Result the server sent** for \`tools/call\` (it ${sent}):`,
     '',
-    fenced('json', json(record.result)),
+    markdownFence('json', json(record.result)),
     '',
-    ...(dropped ? [`**Keys lost on the way:** ${html(dropped)}.`, ''] : []),
+    ...(dropped ? [`**Keys lost on the way:** ${markdownText(dropped)}.`, ''] : []),
     ...observedSection(record),
-    ...(record.mismatches.length > 0 ? ['', '**Why it failed:**', '', ...record.mismatches.map((m) => `- ${describeMismatch(m)}`)] : []),
+    ...(record.mismatches.length > 0 ? ['', '**Why it failed:**', '', ...record.mismatches.map((m) => `- ${markdownText(describeMismatch(m))}`)] : []),
     '',
     '</details>',
     '',
@@ -146,8 +130,8 @@ function lintSection(lint: Record<string, Finding[]> | undefined): string[] {
   if (!lint || Object.keys(lint).length === 0) return [];
   const lines = ['## What the rules say about each result', '', 'About the results themselves, whatever a client does with them:', ''];
   for (const [shape, findings] of Object.entries(lint)) {
-    lines.push(`- ${code(shape)}`);
-    for (const f of findings) lines.push(`  - **${f.level}** (${code(f.rule)}): ${f.message}. *Source: ${f.source}.*`);
+    lines.push(`- ${markdownCode(shape)}`);
+    for (const f of findings) lines.push(`  - **${f.level}** (${markdownCode(f.rule)}): ${markdownText(f.message)}. *Source: ${markdownText(f.source)}.*`);
   }
   return [...lines, ''];
 }
@@ -155,35 +139,35 @@ function lintSection(lint: Record<string, Finding[]> | undefined): string[] {
 function comparisonSection(comparison: Comparison | undefined, recordedPath: string | undefined): string[] {
   if (!comparison || !recordedPath) return [];
   const lines = ['## Compared with the recorded result', ''];
-  if (comparison.recorded === 'missing') return [...lines, `No recorded result at ${code(recordedPath)}.`, ''];
+  if (comparison.recorded === 'missing') return [...lines, `No recorded result at ${markdownCode(recordedPath)}.`, ''];
   const counts = (Object.keys(COMPARISON_WORDING) as (keyof typeof COMPARISON_WORDING)[])
     .filter((kind) => comparison.counts[kind] > 0)
     .map((kind) => `${comparison.counts[kind]} ${kind}`)
     .join(', ');
-  lines.push(`Against ${code(recordedPath)}: ${counts}.`, '');
+  lines.push(`Against ${markdownCode(recordedPath)}: ${counts}.`, '');
   for (const entry of comparison.entries) {
     // Unchecked cases are ones this run did not select; the count above says how many.
     if (entry.kind === 'matched' || entry.kind === 'unchecked') continue;
-    lines.push(`- ${COMPARISON_WORDING[entry.kind]} ${code(entry.id)}`);
-    if (entry.kind === 'changed') for (const change of describeChange(entry)) lines.push(`  - ${cell(change)}`);
+    lines.push(`- ${COMPARISON_WORDING[entry.kind]} ${markdownCode(entry.id)}`);
+    if (entry.kind === 'changed') for (const change of describeChange(entry)) lines.push(`  - ${markdownText(change)}`);
   }
   return [...lines, ''];
 }
 
 function environmentSection(result: ResultFile, context: EvidenceContext): string[] {
   const { environment } = result;
-  const git = context.git ? ` (commit ${code(context.git.commit)}${context.git.dirty ? ', with uncommitted changes' : ''})` : '';
+  const git = context.git ? ` (commit ${markdownCellCode(context.git.commit)}${context.git.dirty ? ', with uncommitted changes' : ''})` : '';
   const lines = [
     '## Environment',
     '',
     '| | |',
     '| --- | --- |',
-    `| Node.js | ${code(environment.node)} |`,
-    `| OS / architecture | ${environment.platform} / ${environment.arch} |`,
-    `| harness | ${code(environment.harness)}${git} |`,
+    `| Node.js | ${markdownCellCode(environment.node)} |`,
+    `| OS / architecture | ${markdownText(environment.platform)} / ${markdownText(environment.arch)} |`,
+    `| harness | ${markdownCellCode(environment.harness)}${git} |`,
     ...[...new Set(result.cases.map((c) => c.fixture.server))].map((server) => {
       const pkg = FIXTURE_PACKAGES[server];
-      return `| fixture server | ${SERVER_WORDING[server]}, from ${code(`${pkg}@${environment.packages[pkg] ?? '?'}`)} |`;
+      return `| fixture server | ${SERVER_WORDING[server]}, from ${markdownCellCode(`${pkg}@${environment.packages[pkg] ?? '?'}`)} |`;
     }),
     ...[...new Set(result.cases.map((c) => c.transport))].map((transport) => `| transport | ${TRANSPORT_WORDING[transport]} |`),
     '',
@@ -191,10 +175,10 @@ function environmentSection(result: ResultFile, context: EvidenceContext): strin
     '| --- | --- | --- |',
   ];
   for (const [name, version] of Object.entries(environment.packages)) {
-    lines.push(`| ${code(name)} | ${code(version)} | ${environment.integrity?.[name] ? code(environment.integrity[name]) : 'unknown'} |`);
+    lines.push(`| ${markdownCellCode(name)} | ${markdownCellCode(version)} | ${environment.integrity?.[name] ? markdownCellCode(environment.integrity[name]) : 'unknown'} |`);
   }
   for (const { packageName, label } of [...new Set(result.cases.map((c) => c.clientPackage))].map(splitClientPackage)) {
-    if (environment.packages[packageName] !== label) lines.push(`| ${code(packageName)} (client under test) | ${code(label)} | see the release cache |`);
+    if (environment.packages[packageName] !== label) lines.push(`| ${markdownCellCode(packageName)} (client under test) | ${markdownCellCode(label)} | see the release cache |`);
   }
   return [...lines, ''];
 }
@@ -206,44 +190,46 @@ function reproduceSection(result: ResultFile, context: EvidenceContext): string[
   if (replayed) args = ['replay', 'capture.json', ...args.slice(2)];
   // A path of this machine means nothing to the reader: name the file only.
   args = args.map((a) => (isAbsolute(a) ? basename(a) : a));
-  const quoted = args.map((a) => (/^[\w./@:=^~<>-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
   const capture = replayed
-    ? ['Save the replayed tool and result as `capture.json`:', '', fenced('json', json({ tool: replayed.tool, result: replayed.result })), '', 'then:', '']
+    ? ['Save the replayed tool and result as `capture.json`:', '', markdownFence('json', json({ tool: replayed.tool, result: replayed.result })), '', 'then:', '']
     : [];
+  // Every argument quoted for sh: pasted, the command runs with exactly these arguments (an unquoted
+  // `--scenarios 'scen>pwned'` was a redirect).
+  const rerun = [...args, '--format', 'markdown'];
   // A stranger reproduces with the published package at this version; a clone of the repository (when
   // package.json names one) at the recorded commit is the other way. Never a path of this machine.
-  const command = `npx --yes ${context.harness.name}@${context.harness.version}${quoted ? ` ${quoted}` : ''} --format markdown`;
+  const command = shellCommand(['npx', '--yes', `${context.harness.name}@${context.harness.version}`, ...rerun]);
   const clone = context.harness.repository
     ? [
         '',
         'or from the source:',
         '',
-        fenced(
+        markdownFence(
           'sh',
           [
-            `git clone ${context.harness.repository} ${context.harness.name} && cd ${context.harness.name}`,
-            ...(context.git ? [`git checkout ${context.git.commit}`] : []),
+            `${shellCommand(['git', 'clone', context.harness.repository, context.harness.name])} && ${shellCommand(['cd', context.harness.name])}`,
+            ...(context.git ? [shellCommand(['git', 'checkout', context.git.commit])] : []),
             'npm ci --ignore-scripts',
-            `npx ${context.harness.name}${quoted ? ` ${quoted}` : ''} --format markdown`,
+            shellCommand(['npx', context.harness.name, ...rerun]),
           ].join('\n'),
         ),
       ]
     : [];
-  return ['## Reproduce', '', ...capture, fenced('sh', command), ...clone, ''];
+  return ['## Reproduce', '', ...capture, markdownFence('sh', command), ...clone, ''];
 }
 
 export function renderMarkdown(result: ResultFile, comparison: Comparison | undefined, context: EvidenceContext): string {
-  const clients = [...new Map(result.cases.map((r) => [r.client, r.clientPackage])).entries()].map(([line, pkg]) => `${line} = ${code(pkg)}`);
+  const clients = [...new Map(result.cases.map((r) => [r.client, r.clientPackage])).entries()].map(([line, pkg]) => `${line} = ${markdownCode(pkg)}`);
   const { passed, failed, unjudged } = result.summary;
   const lines = [
-    `# How MCP TypeScript SDK clients treat these tool results: ${result.matrix.title}`,
+    `# How MCP TypeScript SDK clients treat these tool results: ${markdownText(result.matrix.title)}`,
     '',
     'For each result a server sends back from `tools/call`, what does each client\'s `callTool` do: hand it to the ' +
       'application (and with which `isError`, `structuredContent` and `content`), or throw (which error, which code)?',
     '',
-    `Matrix ${code(result.matrix.name)} (${cell(result.matrix.source)}). Clients: ${clients.join(', ')}. Columns by what the client knew when it called:`,
+    `Matrix ${markdownCode(result.matrix.name)} (${markdownText(result.matrix.source)}). Clients: ${clients.join(', ')}. Columns by what the client knew when it called:`,
     '',
-    ...[...new Set(result.cases.map((c) => c.discovery))].map((mode) => `- ${code(mode)}: ${DISCOVERY_WORDING[mode]}`),
+    ...[...new Set(result.cases.map((c) => c.discovery))].map((mode) => `- ${markdownCode(mode)}: ${DISCOVERY_WORDING[mode]}`),
     '',
     `**${passed} passed, ${failed} failed${unjudged ? `, ${unjudged} unjudged (no expectation stated)` : ''}** against the expected outcomes.`,
     '',
@@ -256,7 +242,7 @@ export function renderMarkdown(result: ResultFile, comparison: Comparison | unde
     ...comparisonSection(comparison, context.recordedPath),
     ...environmentSection(result, context),
     ...reproduceSection(result, context),
-    `<sub>Generated by ${code(result.environment.harness)}.</sub>`,
+    `<sub>Generated by ${markdownCode(result.environment.harness)}.</sub>`,
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -267,7 +253,7 @@ export function renderMarkdown(result: ResultFile, comparison: Comparison | unde
  * is the long form; a summary shows many runs on one page, so it has no per-case details.
  */
 export function renderSummaryMarkdown(result: ResultFile, comparison: Comparison | undefined, heading: string = result.matrix.title): string {
-  const clients = [...new Map(result.cases.map((r) => [r.client, r.clientPackage])).entries()].map(([line, pkg]) => `${line} = ${code(pkg)}`);
+  const clients = [...new Map(result.cases.map((r) => [r.client, r.clientPackage])).entries()].map(([line, pkg]) => `${line} = ${markdownCode(pkg)}`);
   const { passed, failed, unjudged } = result.summary;
   const failures = result.cases.filter((c) => c.verdict === 'fail');
   const counts =
@@ -279,7 +265,7 @@ export function renderSummaryMarkdown(result: ResultFile, comparison: Comparison
       : undefined;
   const differing = comparison?.entries.filter((e) => e.kind !== 'matched' && e.kind !== 'unchecked') ?? [];
   const lines = [
-    `### ${cell(heading)}`,
+    `### ${markdownText(heading)}`,
     '',
     `**${passed} passed, ${failed} failed${unjudged ? `, ${unjudged} unjudged (no expectation stated)` : ''}** · ${clients.join(' · ')}`,
     '',
@@ -289,15 +275,15 @@ export function renderSummaryMarkdown(result: ResultFile, comparison: Comparison
       ? [
           '**Failed:**',
           '',
-          ...failures.map((c) => `- ${MARK.fail} ${code(c.id)}: ${cell(c.mismatches.map(describeMismatch).join('; '))}`),
+          ...failures.map((c) => `- ${MARK.fail} ${markdownCode(c.id)}: ${markdownText(c.mismatches.map(describeMismatch).join('; '))}`),
           '',
         ]
       : []),
     ...(comparison?.recorded === 'missing' ? ['No recorded result to compare with.', ''] : []),
     ...(counts !== undefined ? [`Compared with the recorded result: ${counts}.`, ''] : []),
     ...differing.flatMap((entry) => [
-      `- ${COMPARISON_WORDING[entry.kind]} ${code(entry.id)}`,
-      ...(entry.kind === 'changed' ? describeChange(entry).map((change) => `  - ${cell(change)}`) : []),
+      `- ${COMPARISON_WORDING[entry.kind]} ${markdownCode(entry.id)}`,
+      ...(entry.kind === 'changed' ? describeChange(entry).map((change) => `  - ${markdownText(change)}`) : []),
     ]),
     ...(differing.length > 0 ? [''] : []),
   ];

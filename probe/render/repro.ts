@@ -4,6 +4,7 @@
 // Pure: text in, text out (the command writes the files). Same case, same bytes: no paths, no times.
 import type { CaseRecord, JsonValue, Observation, Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
+import { markdownCode, markdownText } from '../core/escape.ts';
 import { splitClientPackage } from '../core/release.ts';
 
 const SDK = '@modelcontextprotocol/sdk';
@@ -503,15 +504,18 @@ function script(input: ReproInput): string {
   return `${body.join('\n')}\n`;
 }
 
+/** What the client did, as Markdown for the README: the error's name, code and message are the client's words, escaped. */
 function observedSummary(observed: Observation): string {
   const printed = printedObservation(observed);
+  const error = (info: { name: string; code: string | number | null; message: string }) =>
+    markdownText(`${info.name} ${String(info.code ?? '(no code)')}: ${info.message.split('\n')[0]}`);
   switch (observed.outcome) {
     case 'returned':
-      return `returned a result (isError ${String(observed.isError ?? 'absent')}, structuredContent ${Object.hasOwn(printed, 'structuredContent') ? '`' + oneLine(printed.structuredContent) + '`' : 'absent'})`;
+      return `returned a result (isError ${String(observed.isError ?? 'absent')}, structuredContent ${Object.hasOwn(printed, 'structuredContent') ? markdownCode(oneLine(printed.structuredContent)) : 'absent'})`;
     case 'rejected':
-      return `rejected the call: ${observed.error.name} ${String(observed.error.code ?? '(no code)')}: ${observed.error.message.split('\n')[0]}`;
+      return `rejected the call: ${error(observed.error)}`;
     case 'crashed':
-      return `threw before the call (at ${observed.stage}): ${observed.error.name} ${String(observed.error.code ?? '(no code)')}: ${observed.error.message.split('\n')[0]}`;
+      return `threw before the call (at ${observed.stage}): ${error(observed.error)}`;
     case 'timeout':
       return `neither answered nor failed within ${observed.afterMs} ms (timeout)`;
   }
@@ -533,14 +537,16 @@ export function renderRepro(input: ReproInput): Record<string, string> {
     scripts: { start: 'node repro.mjs' },
     dependencies,
   };
+  // The README is Markdown: the case id, the client package, the question and what the client said are
+  // data, escaped by core/escape.ts, so only this template is live (issue 20).
   const readme = [
-    `# Reproduction: ${scenario.id}`,
+    `# Reproduction: ${markdownText(scenario.id)}`,
     '',
-    `${describeSetup(scenario, record)}.${scenario.question ? ` Question: ${scenario.question}` : ''}`,
+    `${markdownText(describeSetup(scenario, record))}.${scenario.question ? ` Question: ${markdownText(scenario.question)}` : ''}`,
     '',
     '    npm install --ignore-scripts && node repro.mjs',
     '',
-    `Observed by mcp-sdk-probe with ${Object.entries(dependencies).map(([name, version]) => `${name}@${version}`).join(', ')}: the client ${observedSummary(record.observed)}.`,
+    `Observed by mcp-sdk-probe with ${Object.entries(dependencies).map(([name, version]) => markdownText(`${name}@${version}`)).join(', ')}: the client ${observedSummary(record.observed)}.`,
     'repro.mjs prints its own observation as one JSON line and exits 0 when it matches that, 1 when it does not.',
     '',
   ];

@@ -1,14 +1,15 @@
 // A sweep as Markdown evidence (GitHub-flavoured), for a CI artifact or an issue: the report as the
 // terminal prints it, then every change point with the two releases' records side by side (what the
 // server was given, what went on the wire, what the client did), and the command that reproduces it.
+// Every value from the sweep goes through core/escape.ts: only the template is live (issue 20).
 import type { CaseRecord } from '../core/domain.ts';
 import { releaseKey } from '../core/release.ts';
 import type { ReleaseRun, SweepResult } from '../sweep/model.ts';
-import { cell, code, fenced, html } from './markdown.ts';
+import { htmlLine, markdownCellCode, markdownCode, markdownFence, markdownText, shellArgument, shellCommand } from '../core/escape.ts';
 import { describeBehaviour } from '../sweep/model.ts';
 import { describeChangePoint, describeLeftOut, describePinnedSide, renderSweepReport, type SweepReportInput } from './sweep.ts';
 
-/** The release flags a sweep was asked with, as typed (`--server-v1 1.23.1..1.24.0`). */
+/** The release flags a sweep was asked with, as typed (`--server-v1 1.23.1..1.24.0`), each value quoted for sh. */
 export function requestFlags(request: SweepResult['request']): string {
   const flags: [string, string | null | undefined][] = [
     ['--v1', request.v1],
@@ -17,8 +18,7 @@ export function requestFlags(request: SweepResult['request']): string {
     ['--server-v1', request.serverV1],
     ['--server-v2', request.serverV2],
   ];
-  const quote = (text: string) => (/^[\w.@^~=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
-  return [...flags.filter(([, text]) => text != null).map(([flag, text]) => `${flag} ${quote(text!)}`), ...(request.prerelease ? ['--prerelease'] : [])].join(' ');
+  return [...flags.filter(([, text]) => text != null).map(([flag, text]) => `${flag} ${shellArgument(text!)}`), ...(request.prerelease ? ['--prerelease'] : [])].join(' ');
 }
 
 function recordOf(releases: readonly ReleaseRun[], label: string, caseId: string): CaseRecord | undefined {
@@ -29,23 +29,23 @@ function recordOf(releases: readonly ReleaseRun[], label: string, caseId: string
 function evidence(record: CaseRecord | undefined, label: string): string[] {
   if (!record) return [`(${label}: no record)`];
   return [
-    `**${html(label)}** (${html(record.clientPackage)} client, ${html(record.fixture.server)} server)`,
+    `**${markdownText(label)}** (${markdownText(record.clientPackage)} client, ${record.fixture.server} server)`,
     '',
     // The observation holds what went on the wire (serverSent) and what the client did.
-    fenced('json', JSON.stringify(record.observed, null, 2)),
+    markdownFence('json', JSON.stringify(record.observed, null, 2)),
   ];
 }
 
 export function renderSweepMarkdown(input: SweepReportInput): string {
   const { result } = input;
   const env = result.environment;
-  const matrixFlag = result.matrix.name === 'audit' ? '' : ` --matrix ${result.matrix.name.replace(/\+scenarios$/, '')}`;
+  const matrixFlag = result.matrix.name === 'audit' ? '' : ` ${shellCommand(['--matrix', result.matrix.name.replace(/\+scenarios$/, '')])}`;
   const lines = [
-    `# Sweep of matrix ${result.matrix.name}: ${html(result.matrix.title)}`,
+    `# Sweep of matrix ${markdownText(result.matrix.name)}: ${markdownText(result.matrix.title)}`,
     '',
-    `${html(env.harness)} · node ${env.node} ${env.platform}/${env.arch} · ${html(describePinnedSide(result))}`,
+    `${markdownText(env.harness)} · node ${markdownText(env.node)} ${markdownText(env.platform)}/${markdownText(env.arch)} · ${markdownText(describePinnedSide(result))}`,
     '',
-    ...describeLeftOut(result).flatMap((text) => [html(text), '']),
+    ...describeLeftOut(result).flatMap((text) => [markdownText(text), '']),
     '## Change points',
     '',
   ];
@@ -53,17 +53,19 @@ export function renderSweepMarkdown(input: SweepReportInput): string {
   else {
     lines.push('| case | before (through) | after (from) |', '| --- | --- | --- |');
     for (const point of result.changePoints) {
-      lines.push(`| ${code(point.caseId)} | ${cell(describeBehaviour(point.before))} (≤ ${cell(point.through)}) | ${cell(describeBehaviour(point.after))} (from ${cell(point.from)}) |`);
+      lines.push(
+        `| ${markdownCellCode(point.caseId)} | ${markdownText(describeBehaviour(point.before))} (≤ ${markdownText(point.through)}) | ${markdownText(describeBehaviour(point.after))} (from ${markdownText(point.from)}) |`,
+      );
     }
     lines.push('');
     for (const point of result.changePoints) {
       const given = recordOf(result.releases, point.from, point.caseId)?.result;
       lines.push(
-        `<details><summary>${html(describeChangePoint(point))}</summary>`,
+        `<details><summary>${htmlLine(describeChangePoint(point))}</summary>`,
         '',
         'Result the server was given:',
         '',
-        fenced('json', JSON.stringify(given ?? null, null, 2)),
+        markdownFence('json', JSON.stringify(given ?? null, null, 2)),
         '',
         ...evidence(recordOf(result.releases, point.through, point.caseId), point.through),
         '',
@@ -78,13 +80,13 @@ export function renderSweepMarkdown(input: SweepReportInput): string {
   lines.push(
     '## Report',
     '',
-    fenced('text', renderSweepReport({ ...input, paint: undefined }).trimEnd()),
+    markdownFence('text', renderSweepReport({ ...input, paint: undefined }).trimEnd()),
     '',
     '## Reproduce',
     '',
-    fenced('sh', `npx ${env.harness.replace(/@[^@]*$/, '')} sweep ${requestFlags(result.request)}${matrixFlag}`),
+    markdownFence('sh', `${shellCommand(['npx', env.harness.replace(/@[^@]*$/, ''), 'sweep'])} ${requestFlags(result.request)}${matrixFlag}`),
     '',
   );
-  if (failed.length > 0) lines.splice(lines.indexOf('## Report'), 0, `${failed.length} release(s) did not run: ${failed.map((run) => code(releaseKey(run.release))).join(', ')}`, '');
+  if (failed.length > 0) lines.splice(lines.indexOf('## Report'), 0, `${failed.length} release(s) did not run: ${failed.map((run) => markdownCode(releaseKey(run.release))).join(', ')}`, '');
   return `${lines.join('\n')}\n`;
 }
