@@ -12,6 +12,7 @@ import { adapters } from '../probe/clients/index.ts';
 import { compareWithRecorded } from '../probe/core/compare.ts';
 import { defineCase, returnsAsSent } from '../probe/core/define.ts';
 import { ResultFileSchema, type ToolDefinition, type ToolResult } from '../probe/core/domain.ts';
+import { markdownText } from '../probe/core/escape.ts';
 import { judge } from '../probe/core/judge.ts';
 import { observe } from '../probe/engine/observe.ts';
 import { parseCapture, readCapture } from '../probe/io/capture.ts';
@@ -80,7 +81,8 @@ describe('a capture whose structuredContent has an own __proto__ key', () => {
     const capture = write('md.json', PAIR);
     const run = await runMain(['replay', capture, '--clients', 'v1', '--format', 'markdown'], { cwd: dir });
     expect(run.stderr).toBe('');
-    expect(run.stdout).toContain('dropped: structuredContent.__proto__ (by the server)');
+    // As Markdown text (escaped): a reader sees exactly these words.
+    expect(run.stdout).toContain(markdownText('dropped: structuredContent.__proto__ (by the server)'));
     expect(run.stdout).toContain('"structuredContent": {\n    "__proto__": {\n      "x": 1\n    },');
     expect(run.stdout).toContain('returned (1 key dropped)');
   });
