@@ -109,5 +109,5 @@ export function captureFileText(capture: { readonly name: string; readonly tool:
 }
 
 export function readCapture(path: string, shownPath: string = path): Capture {
-  return parseCapture(readJsonFile(path, z.unknown(), 'replay capture'), shownPath);
+  return parseCapture(readJsonFile(path, z.unknown(), 'replay capture', shownPath), shownPath);
 }

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { CaseRecordSchema, EnvironmentSchema, RESULT_SCHEMA_VERSION, ResultFileSchema, type CaseRecord, type Environment, type ResultFile, type ResultHeader } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
-import { parseJsonText, readInputText } from './files.ts';
+import { MAX_JSON_DEPTH, MAX_WRITTEN_JSON_DEPTH, parseJsonText, readInputText } from './files.ts';
 
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
@@ -101,9 +101,12 @@ export function readRecordedResult(path: string, options: { readonly replacing?:
   return { kind: 'found', result: parseResultText(text, path) };
 }
 
-/** Parses JSON text against a schema; anything wrong is an InputError naming the file and the field. */
-export function parseJsonFile<S extends z.ZodType>(text: string, path: string, schema: S, what: string): z.infer<S> {
-  return validateJson(parseJsonText(text, path), path, schema, what);
+/**
+ * Parses JSON text against a schema; anything wrong is an InputError naming the file and the field.
+ * `maxDepth`: MAX_JSON_DEPTH for what a person wrote, MAX_WRITTEN_JSON_DEPTH for a file the probe wrote.
+ */
+export function parseJsonFile<S extends z.ZodType>(text: string, path: string, schema: S, what: string, maxDepth: number = MAX_JSON_DEPTH): z.infer<S> {
+  return validateJson(parseJsonText(text, path, maxDepth), path, schema, what);
 }
 
 /** Validates parsed JSON against a schema; the first problem is an InputError naming the file and the field. */
@@ -123,11 +126,11 @@ export function validateJson<S extends z.ZodType>(json: unknown, path: string, s
   return parsed.data;
 }
 
-/** Reads a JSON file that must exist. */
-export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string, shown: string = path): z.infer<S> {
+/** Reads a JSON file that must exist (`maxDepth` as for parseJsonFile). */
+export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string, shown: string = path, maxDepth: number = MAX_JSON_DEPTH): z.infer<S> {
   const text = readInputText(path, what);
   if (text === undefined) throw new InputError(`${shown}: cannot read the ${what} (ENOENT)`);
-  return parseJsonFile(text, shown, schema, what);
+  return parseJsonFile(text, shown, schema, what, maxDepth);
 }
 
 /** The `schemaVersion` a result file's text declares, if it is JSON with one. */
@@ -139,8 +142,9 @@ function formatOf(text: string): unknown {
   }
 }
 
+/** A result file's text, as the probe wrote it (so to MAX_WRITTEN_JSON_DEPTH), validated; `path` names it in errors. */
 export function parseResultText(text: string, path: string): ResultFile {
-  const json = parseJsonFile(text, path, z.unknown(), 'result file');
+  const json = parseJsonFile(text, path, z.unknown(), 'result file', MAX_WRITTEN_JSON_DEPTH);
   const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (typeof version === 'number' && version !== RESULT_SCHEMA_VERSION) {
     throw new InputError(`${path}: a result file of format ${version}; this probe reads format ${RESULT_SCHEMA_VERSION} (record it again with --update)`);
