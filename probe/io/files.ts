@@ -36,9 +36,10 @@ export const MAX_JSON_DEPTH = 256;
  * puts a capture's `result` (level 2 of the capture) at `cases[i].result` (level 4), the client's copy of
  * its structuredContent (level 3) at `cases[i].observed.otherKeys.toolMessage.artifact[j].data` (level 9:
  * LangChain's ToolMessage, +6), and a mismatch quotes an observation one level deeper than the observation
- * (+7). The rest is margin for a line that wraps more: the writers check it (`ReadBack`), so wrapping past
- * it is refused naming the file, never written unreadable (test/hostile-action.test.ts replays a capture
- * at MAX_JSON_DEPTH through every line and reads its result back).
+ * (+7); a sweep result puts a scenario file's `result` (level 2) at `releases[i].cases[j].result` (+4).
+ * The rest is margin for a line that wraps more: the writers check it (`ReadBack`), so wrapping past it
+ * is refused naming the file, never written unreadable (test/hostile-action.test.ts replays a capture and
+ * sweeps a scenario at MAX_JSON_DEPTH, and reads what they wrote back).
  */
 const MAX_ADDED_DEPTH = 16;
 /**
