@@ -168,6 +168,12 @@ describe('a writer refuses what its reader would not take back', () => {
     const deeper = JSON.parse(deepCapture(MAX_JSON_DEPTH + 1)) as { tool: ToolDefinition; result: ToolResult };
     expect(() => writeCaptureFile(join(folder, 'deeper.json'), { name: 'deeper', ...deeper })).toThrow(/deeper\.json: not written: the replay capture would nest more than 256 levels deep/);
     expect(existsSync(join(folder, 'deeper.json'))).toBe(false);
+    // Far past the stack's depth (a server's result can be anything): the same one line, no RangeError.
+    let far: unknown = {};
+    for (let level = 0; level < 100_000; level += 1) far = { a: far };
+    expect(() => writeCaptureFile(join(folder, 'far.json'), { name: 'far', tool: capture.tool, result: { content: [], structuredContent: far } as ToolResult })).toThrow(
+      new InputError(`${join(folder, 'far.json')}: not written: the replay capture would nest more than 256 levels deep, more than the probe reads back`),
+    );
   });
 });
 

@@ -139,7 +139,7 @@ export function compareWithShipped(name: MatrixName, result: ResultFile): Compar
  * `{ name, tool, result }` form), atomically; refuses a path that is a folder or a symbolic link.
  */
 export function writeCaptureFile(path: string, capture: Pick<CapturedToolCall, 'name' | 'tool' | 'result'>): void {
-  writeFileAtomic(path, captureFileText(capture), path, { what: 'replay capture', maxDepth: MAX_JSON_DEPTH });
+  writeFileAtomic(path, captureFileText(capture, path), path, { what: 'replay capture', maxDepth: MAX_JSON_DEPTH });
 }
 
 /** A sweep result file's text (`sweep --out FILE`), validated; `path` names it in errors. */

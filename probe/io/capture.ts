@@ -6,6 +6,7 @@ import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import { JsonValueSchema, ToolDefinitionSchema, ToolResultSchema, type Capture, type ToolDefinition, type ToolResult } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './files.ts';
 import { readJsonFile, validateJson } from './json-files.ts';
 
 const IdSchema = z.union([z.string(), z.number()]);
@@ -101,10 +102,16 @@ export function parseCapture(json: unknown, path: string): Capture {
 
 /**
  * A capture as a file `replay` reads back (the `{ name, tool, result }` form), pretty JSON with a trailing
- * newline. Validated against the same schema the reader uses, so what is written always reads.
+ * newline. Validated against the same schema and depth limit the reader uses, so what is written always
+ * reads; `path` names the file in errors.
  */
-export function captureFileText(capture: { readonly name: string; readonly tool: ToolDefinition; readonly result: ToolResult }): string {
-  const pair = validateJson({ name: capture.name, tool: capture.tool, result: capture.result }, 'capture', PairSchema, 'replay capture');
+export function captureFileText(capture: { readonly name: string; readonly tool: ToolDefinition; readonly result: ToolResult }, path: string): string {
+  const candidate = { name: capture.name, tool: capture.tool, result: capture.result };
+  // Before zod and JSON.stringify walk it recursively: what a server sent may nest past the stack.
+  if (nestsDeeperThan(candidate, MAX_JSON_DEPTH)) {
+    throw new InputError(`${path}: not written: the replay capture would nest more than ${MAX_JSON_DEPTH} levels deep, more than the probe reads back`);
+  }
+  const pair = validateJson(candidate, path, PairSchema, 'replay capture');
   return `${JSON.stringify(pair, null, 2)}\n`;
 }
 
