@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseResultText, writeCaptureFile, type ToolDefinition, type ToolResult } from '../probe/api/index.ts';
 import { InputError } from '../probe/core/errors.ts';
 import { readCapture } from '../probe/io/capture.ts';
+import { CASE_FIELD_LEVEL, prettyJsonBytes, sortKeys } from '../probe/io/json-files.ts';
 import { MAX_INPUT_BYTES, MAX_JSON_DEPTH, MAX_WRITTEN_JSON_DEPTH, nestsDeeperThan, writeFileAtomic, WRITTEN_FILE } from '../probe/io/files.ts';
 import { runAction } from './helpers/action.ts';
 import { ROOT, runCli } from './helpers/cli.ts';
@@ -121,6 +122,10 @@ describe('a capture at the depth limit: what the probe writes of it reads back',
     expect(nestsDeeperThan(JSON.parse(json), MAX_JSON_DEPTH + 5)).toBe(true);
     expect(nestsDeeperThan(JSON.parse(json), MAX_WRITTEN_JSON_DEPTH)).toBe(false);
     const result = parseResultText(json, 'replay-at-limit.json');
+    // Each record's result is in the file as prettyJsonBytes counts it at CASE_FIELD_LEVEL (replay's up-front size check).
+    const recorded = JSON.stringify(sortKeys(result.cases[0]!.result), null, 2).replaceAll('\n', `\n${'  '.repeat(CASE_FIELD_LEVEL)}`);
+    expect(json).toContain(`\n${'  '.repeat(CASE_FIELD_LEVEL)}"result": ${recorded}`);
+    expect(prettyJsonBytes(result.cases[0]!.result, CASE_FIELD_LEVEL)).toBe(Buffer.byteLength(recorded));
     expect(new Set(result.cases.map((c) => c.client))).toEqual(new Set(['v1', 'v2', 'ai-sdk', 'langchain']));
     expect(sections(run.summary)[0]).toMatch(/\n\*\*0 passed, 0 failed, 9 unjudged/);
     expect(readFileSync(join(run.workspace, 'mcp-sdk-probe-reports', 'replay-at-limit.junit.xml'), 'utf8')).toMatch(/^<\?xml/);
@@ -147,6 +152,40 @@ describe('a writer refuses what its reader would not take back', () => {
     expect(() => writeFileAtomic(path, pieces, '--out out.json', readBack)).toThrow(new InputError(`--out out.json: not written: the ${readBack.what} ${reason}, more than the probe reads back`));
     expect(readFileSync(path, 'utf8')).toBe('before\n');
     expect(readdirSync(folder)).toEqual(['out.json']);
+  });
+
+  it('a piece past V8\'s longest string (a result indented into gigabytes) is the size refusal, not a RangeError', () => {
+    const path = join(folder, 'out.json');
+    function* pieces() {
+      yield '[';
+      yield 'x'.repeat(2 ** 29); // V8: RangeError: Invalid string length
+    }
+    expect(() => writeFileAtomic(path, pieces(), '--out out.json', WRITTEN_FILE('result file'))).toThrow(
+      new InputError(`--out out.json: not written: the result file would be over ${MAX_INPUT_BYTES} bytes (64 MiB), more than the probe reads back`),
+    );
+    expect(readdirSync(folder).filter((name) => name.startsWith('.out.json'))).toEqual([]);
+  });
+
+  it.each([[1], ['x'], [null], [{}], [[]], [{ a: 1, b: [1, 2, { c: 'é' }], d: {} }], [[[[]]]], [{ 'k"ey': [true, false, null, 1.5e300] }], [{ a: undefined, b: 1 }]])(
+    'prettyJsonBytes(%j) is what JSON.stringify(value, null, 2) writes at each level',
+    (value) => {
+      for (const level of [0, 1, CASE_FIELD_LEVEL]) {
+        expect(prettyJsonBytes(value, level)).toBe(Buffer.byteLength(JSON.stringify(value, null, 2).replaceAll('\n', `\n${'  '.repeat(level)}`)));
+      }
+    },
+  );
+
+  it('replay: a small capture whose result, indented in each case, is past the limit is refused before its cases run', async () => {
+    // 1,000 arrays nested 250 deep: 0.5 MB as the capture has it, 131 MB as each case record indents it.
+    const wide = `[${Array.from({ length: 1000 }, () => `${'['.repeat(249)}${']'.repeat(249)}`).join(',')}]`;
+    const capture = `{"tool":{"name":"wide","inputSchema":{"type":"object"}},"result":{"content":[],"structuredContent":{"x":${wide}}}}`;
+    const path = join(folder, 'wide.json');
+    writeFileSync(path, capture);
+    const run = await runCli(['replay', path, '--clients', 'v1', '--out', join(folder, 'wide-result.json')]);
+    expect(run.stderr).toMatch(new RegExp(`^mcp-sdk-probe: (.*/)?wide\\.json: its result file would be over ${MAX_INPUT_BYTES} bytes \\(64 MiB\\), more than the probe reads back: each of its 2 cases records this result, \\d+ bytes as the file indents it\\n$`));
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(existsSync(join(folder, 'wide-result.json'))).toBe(false);
   });
 
   it('takes JSON at exactly the limit; brackets in a string, one cut across two pieces, are text', () => {

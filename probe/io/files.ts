@@ -302,6 +302,11 @@ export function writeFileAtomic(path: string, content: string | Iterable<string>
     rmSync(temporary, { force: true });
     // A file-system refusal is the user's to fix; anything else (a piece that could not be made) is ours.
     if ((error as NodeJS.ErrnoException).syscall !== undefined) throw new InputError(`${label}: cannot write (${errno(error)})`);
+    // A piece longer than V8's longest string (2^29 - 24 characters) is far past MAX_INPUT_BYTES: its reader
+    // would refuse the file, so this is the size refusal, met before the piece could be counted.
+    if (readBack && error instanceof RangeError && /Invalid string length/.test(error.message)) {
+      throw new InputError(`${label}: not written: the ${readBack.what} would be over ${MAX_INPUT_BYTES} bytes (64 MiB), more than the probe reads back`);
+    }
     throw error;
   }
 }

@@ -41,6 +41,39 @@ export function orderEnvironment(environment: Environment): Record<string, unkno
   return inSchemaOrder(EnvironmentSchema, environment, (key, value) => (key === 'packages' || key === 'integrity' ? sortKeys(value) : value));
 }
 
+/** Where a case record's fields are in a result file: `{` (0) > `"cases": [` (1) > the record (2) > its fields (3). */
+export const CASE_FIELD_LEVEL = 3;
+
+/**
+ * The bytes of `value` as `JSON.stringify(value, null, 2)` writes it with its first line at `level`
+ * (two spaces a level), counted without making the text: a value of a few MiB nested a few hundred deep
+ * is gigabytes of indentation, past V8's longest string. Walked without recursion.
+ */
+export function prettyJsonBytes(value: unknown, level: number): number {
+  let total = 0;
+  const stack: [unknown, number][] = [[value, level]];
+  while (stack.length > 0) {
+    const [item, at] = stack.pop()!;
+    if (item === null || typeof item !== 'object') {
+      total += Buffer.byteLength(JSON.stringify(item) ?? 'null');
+      continue;
+    }
+    const entries = Array.isArray(item) ? item.map((v) => [undefined, v] as const) : Object.entries(item).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) {
+      total += 2;
+      continue;
+    }
+    // `[` or `{` and a line break; each entry on its own line at `at + 1`, a `,` after all but the last;
+    // the closing bracket's line at `at`.
+    total += 2 + entries.length * (2 * (at + 1) + 1) + (entries.length - 1) + 2 * at + 1;
+    for (const [key, child] of entries) {
+      if (key !== undefined) total += Buffer.byteLength(JSON.stringify(key)) + 2;
+      stack.push([child, at + 1]);
+    }
+  }
+  return total;
+}
+
 /**
  * Structural keys keep the schema's reading order (header first, then the summary, then the cases); the
  * free JSON inside a case has its keys sorted, so a client that reorders keys makes no byte difference.
