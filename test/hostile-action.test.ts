@@ -69,6 +69,16 @@ describe('the action given a capture it cannot replay among others', () => {
     const reports = readdirSync(join(run.workspace, 'mcp-sdk-probe-reports')).sort();
     expect(reports).toEqual(['replay-c1-first.json', 'replay-c1-first.junit.xml', 'replay-c2-deep.json', 'replay-c2-deep.junit.xml', 'replay-c6-last.json', 'replay-c6-last.junit.xml']);
   });
+  it('a capture the command refuses is reported as not run even when an earlier run left its report there', async () => {
+    const run = await runAction(base, { mode: 'replay', captures: 'bad.json' }, {
+      'bad.json': { text: '[' },
+      'mcp-sdk-probe-reports/replay-bad.json': join(ROOT, 'results', 'recorded.json'),
+    });
+    expect(run.code).toBe(2);
+    expect(sections(run.summary)).toEqual([expect.stringMatching(/^### replay of bad\\\.json\n\nDid not run \(exit 2\):\n\n```text\nmcp-sdk-probe: bad\.json: not valid JSON/)]);
+    expect(run.outputs).toEqual({ 'exit-code': '2', passed: '0', failed: '0', reports: 'mcp-sdk-probe-reports' });
+  });
+
   it('a report the action cannot write (a folder where its JUnit file goes): that capture\'s section says why in one line, the next still reports, exit 2', async () => {
     const run = await runAction(base, { mode: 'replay', captures: '*.json', args: '--clients v1,v2' }, {
       'a.json': join(ROOT, 'scenarios', 'captures', 'error-with-structured-content.json'),
