@@ -2,54 +2,19 @@
 // composite step runs it (INPUT_* variables, a temporary $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT, the
 // workspace as the working folder), against the pinned clients. And the wiring: every input action.yml
 // declares reaches the script, and this repository's workflow uses the action.
-import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareWithRecorded, parseResultText, recordedResult, renderJunit, renderSummaryMarkdown } from '../probe/api/index.ts';
-import { ROOT, type CliRun } from './helpers/cli.ts';
+import { ACTION_SCRIPT as SCRIPT, runAction as runActionIn } from './helpers/action.ts';
+import { ROOT } from './helpers/cli.ts';
 import { expectValidResult } from './helpers/schema.ts';
 
-const SCRIPT = join(ROOT, 'action', 'run.mjs');
 const base = mkdtempSync(join(tmpdir(), 'probe-action-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-interface ActionRun extends CliRun {
-  summary: string;
-  outputs: Record<string, string>;
-  workspace: string;
-}
-
-let runs = 0;
-/** One step run in a fresh workspace; `files` are copied into it first (name → source path). */
-function runAction(inputs: Record<string, string>, files: Record<string, string> = {}): Promise<ActionRun> {
-  const workspace = join(base, `ws-${++runs}`);
-  mkdirSync(workspace);
-  for (const [name, source] of Object.entries(files)) {
-    mkdirSync(join(workspace, name, '..'), { recursive: true });
-    copyFileSync(source, join(workspace, name));
-  }
-  const summaryFile = join(workspace, '..', `summary-${runs}.md`);
-  const outputFile = join(workspace, '..', `output-${runs}.txt`);
-  // GitHub creates both files empty before the step; the step appends.
-  writeFileSync(summaryFile, '');
-  writeFileSync(outputFile, '');
-  const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: summaryFile, GITHUB_OUTPUT: outputFile };
-  for (const key of Object.keys(env)) if (key.startsWith('INPUT_') || key === 'MCP_SDK_PROBE_RESULTS_DIR') delete env[key];
-  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
-  return new Promise((done) => {
-    execFile(process.execPath, [SCRIPT], { cwd: workspace, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const outputs = Object.fromEntries(
-        readFileSync(outputFile, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-      );
-      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr, summary: readFileSync(summaryFile, 'utf8'), outputs, workspace });
-    });
-  });
-}
+const runAction = (inputs: Record<string, string>, files: Record<string, string> = {}) => runActionIn(base, inputs, files);
 
 const CAPTURES = {
   'captures/error-with-structured-content.json': join(ROOT, 'scenarios', 'captures', 'error-with-structured-content.json'),
@@ -122,14 +87,14 @@ describe('the action script', () => {
   it('replay: a capture the command refuses is shown in the summary with its one-line error, and the step fails (exit 2)', async () => {
     const run = await runAction({ mode: 'replay', captures: '*.json' }, { 'broken.json': join(ROOT, 'package.json') });
     expect(run.code).toBe(2);
-    expect(run.summary).toContain('### replay of broken.json\n\nDid not run (exit 2):\n\n```text\nmcp-sdk-probe: broken.json: not a valid replay capture: ');
+    expect(run.summary).toContain('### replay of broken\\.json\n\nDid not run (exit 2):\n\n```text\nmcp-sdk-probe: broken.json: not a valid replay capture: ');
     expect(run.summary).not.toContain(base);
   });
 
   it('sweep: the sweep JSON and its HTML page, the sweep\'s own report in the summary', async () => {
     const run = await runAction({ mode: 'sweep', v1: '1.32.2', v2: '2.4.0', args: '--case */warm/*' });
     expect(run.code).toBe(0);
-    expect(run.summary).toMatch(/^## mcp-sdk-probe sweep: passed\n\n### sweep of MCP isError Results Meet Different Client Checks\n\n\*\*2 releases swept, 0 did not run, 0 change points\*\* \(exit 0\)/);
+    expect(run.summary).toMatch(/^## mcp-sdk-probe sweep: passed\n\n### sweep of MCP isError Results Meet Different Client Checks\n\n\*\*2 releases swept\\, 0 did not run\\, 0 change points\*\* \(exit 0\)/);
     expect(run.summary).toContain('v2/warm/error-off-schema            returned isError');
     const reports = join(run.workspace, 'mcp-sdk-probe-reports');
     expect(readdirSync(reports).sort()).toEqual(['sweep.html', 'sweep.json']);

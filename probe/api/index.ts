@@ -11,7 +11,7 @@ import { MAX_TIMER_MS } from '../core/timer.ts';
 import { InputError } from '../core/errors.ts';
 import { installedClientLines, runMatrix as runMatrixIn } from '../engine/run.ts';
 import { captureFileText, slug } from '../io/capture.ts';
-import { writeFileAtomic } from '../io/files.ts';
+import { MAX_JSON_DEPTH, MAX_WRITTEN_JSON_DEPTH, writeFileAtomic } from '../io/files.ts';
 import type { CapturedToolCall } from './capture-tool.ts';
 import { parseJsonFileAsGiven, readRecordedResult } from '../io/json-files.ts';
 import { SweepResultSchema, type SweepResult } from '../sweep/model.ts';
@@ -30,6 +30,9 @@ export { renderJunit } from '../render/junit.ts';
 export { renderSweepHtml } from '../render/sweep-html.ts';
 export type { SweepResult } from '../sweep/model.ts';
 export { serializeResult, parseResultText } from '../io/json-files.ts';
+// The escaping functions, one per medium, for whoever renders a result's data in a document of their own
+// (the GitHub Action's job summary: action/run.mjs).
+export { markdownCode, markdownFence, markdownText, terminalLine } from '../core/escape.ts';
 export { captureTool, type CaptureOptions, type CapturedToolCall, type ServerInstance, type ServerSource, type StdioServerCommand } from './capture-tool.ts';
 export type {
   CaseRecord,
@@ -137,13 +140,14 @@ export function compareWithShipped(name: MatrixName, result: ResultFile): Compar
  * `{ name, tool, result }` form), atomically; refuses a path that is a folder or a symbolic link.
  */
 export function writeCaptureFile(path: string, capture: Pick<CapturedToolCall, 'name' | 'tool' | 'result'>): void {
-  writeFileAtomic(path, captureFileText(capture), path);
+  writeFileAtomic(path, captureFileText(capture, path), path, { what: 'replay capture', maxDepth: MAX_JSON_DEPTH });
 }
 
 /** A sweep result file's text (`sweep --out FILE`), validated; `path` names it in errors. */
 export function parseSweepText(text: string, path: string): SweepResult {
-  // As written: its case records hold servers' JSON, own `__proto__` keys included (issue 20).
-  return parseJsonFileAsGiven(text, path, SweepResultSchema, 'sweep result');
+  // As written (its case records hold servers' JSON, own `__proto__` keys included: issue 20), to the depth
+  // of a file the probe wrote.
+  return parseJsonFileAsGiven(text, path, SweepResultSchema, 'sweep result', MAX_WRITTEN_JSON_DEPTH);
 }
 
 /**

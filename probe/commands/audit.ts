@@ -9,7 +9,7 @@ import { loadClientUnderTest, type ClientModuleRef } from '../clients/load.ts';
 import { releaseRequests, resolveReleases } from '../releases/resolve.ts';
 import { caseLine, renderTerminalReport, type CaseLine } from '../render/terminal.ts';
 import { readRecordedResult } from '../io/json-files.ts';
-import { checkOutputPath, makeFolder, writeFileAtomic } from '../io/files.ts';
+import { checkOutputPath, makeFolder, writeFileAtomic, WRITTEN_FILE } from '../io/files.ts';
 import { checkEmitOutputs, defaultJsonPathFor, emit, guardedPaths, parseFormat, resultJsonPath, resultPieces, type StreamedResult } from './report.ts';
 import { journalPath, openJournal, readJournal, runFingerprint } from '../io/journal.ts';
 import { checkReproRequest, reproFiles } from './repro.ts';
@@ -241,7 +241,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   if (options.update) {
     for (const part of parts) {
       const own: StreamedResult = { header: part.header, records: () => journal.records(part.ids) };
-      writeFileAtomic(part.path, resultPieces(own), `${part.path} (--update)`);
+      writeFileAtomic(part.path, resultPieces(own), `${part.path} (--update)`, WRITTEN_FILE('result file'));
     }
   }
   const shownRecorded = parts.map((p) => displayPath(p.path, io.cwd)).join(' and ');

@@ -5,7 +5,7 @@ import { adapters } from '../clients/index.ts';
 import { SDK_LINES, type SdkLine } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { terminalLine, terminalText } from '../core/escape.ts';
-import { checkFolderPath, checkOutputPath, makeFolder, writeFileAtomic } from '../io/files.ts';
+import { checkFolderPath, checkOutputPath, makeFolder, MAX_JSON_DEPTH, MAX_WRITTEN_JSON_DEPTH, writeFileAtomic, WRITTEN_FILE } from '../io/files.ts';
 import { readInputText } from '../io/files.ts';
 import { parseJsonFile, readJsonFile } from '../io/json-files.ts';
 import { explore, type Finding } from '../explore/explore.ts';
@@ -73,7 +73,7 @@ export async function runExploreCommand(options: ExploreOptions, io: CliIo): Pro
   checkFolderPath(outDir, `--out ${options.out ?? displayPath(outDir, io.cwd)}`);
   if (options.update) checkOutputPath(knownPath, `${displayPath(knownPath, io.cwd)} (--update)`);
   const knownText = readInputText(knownPath, 'known findings');
-  const known: KnownFile | undefined = knownText === undefined ? undefined : parseJsonFile(knownText, knownPath, KnownFileSchema, 'known-findings file');
+  const known: KnownFile | undefined = knownText === undefined ? undefined : parseJsonFile(knownText, knownPath, KnownFileSchema, 'known-findings file', MAX_WRITTEN_JSON_DEPTH);
 
   const settings = { seed: options.seed, runs: options.runs, clients, maxSteps: DEFAULT_MAX_STEPS };
   const result = await explore(run, settings);
@@ -82,15 +82,15 @@ export async function runExploreCommand(options: ExploreOptions, io: CliIo): Pro
   const fileOf = (f: Finding) => displayPath(resolve(outDir, `${findingSlug(f.class)}.json`), io.cwd);
   for (const finding of result.findings) {
     const base = resolve(outDir, findingSlug(finding.class));
-    writeFileAtomic(`${base}.json`, serializeFinding(finding));
+    writeFileAtomic(`${base}.json`, serializeFinding(finding), `${base}.json`, WRITTEN_FILE('explore finding'));
     const traces = await run(finding.sequence);
     writeFileAtomic(`${base}.md`, renderFindingMarkdown({ finding, violation: finding.violation, traces, packages, file: fileOf(finding) }));
     // Findings the scenario format can say also go to DIR/scenarios/, for --scenarios DIR/scenarios.
     const scenario = scenarioOf(finding, traces);
-    if (scenario) writeFileAtomic(resolve(outDir, 'scenarios', `${findingSlug(finding.class)}.json`), serializeScenario(scenario));
+    if (scenario) writeFileAtomic(resolve(outDir, 'scenarios', `${findingSlug(finding.class)}.json`), serializeScenario(scenario), undefined, { what: 'scenario file', maxDepth: MAX_JSON_DEPTH });
   }
   const comparison = compareWithKnown(known, result.findings, settings);
-  if (options.update) writeFileAtomic(knownPath, knownFileOf(settings, result.findings), `${displayPath(knownPath, io.cwd)} (--update)`);
+  if (options.update) writeFileAtomic(knownPath, knownFileOf(settings, result.findings), `${displayPath(knownPath, io.cwd)} (--update)`, WRITTEN_FILE('known-findings file'));
 
   const shownKnown = displayPath(knownPath, io.cwd);
   io.stdout(renderFindingsTable(result.findings, comparison, fileOf));
@@ -114,7 +114,7 @@ async function replayFinding(
   run: (sequence: Parameters<typeof runSequence>[0]) => ReturnType<typeof runSequence>,
   io: CliIo,
 ): Promise<number> {
-  const file = readJsonFile(resolve(io.cwd, path), FindingFileSchema, 'explore finding', path);
+  const file = readJsonFile(resolve(io.cwd, path), FindingFileSchema, 'explore finding', path, MAX_WRITTEN_JSON_DEPTH);
   const missing = file.clients.filter((c) => !clients.includes(c));
   if (missing.length > 0) throw new InputError(`${path}: the finding is about ${file.clients.join(', ')}; --clients ${clients.join(',')} leaves out ${missing.join(', ')}`);
   const traces = await run(file.sequence);

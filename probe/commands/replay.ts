@@ -1,6 +1,8 @@
 // `replay FILE`: how every client line and discovery mode treats one captured result.
 import { basename, join, resolve } from 'node:path';
 import { readCapture } from '../io/capture.ts';
+import { MAX_INPUT_BYTES } from '../io/files.ts';
+import { CASE_FIELD_LEVEL, prettyJsonBytes } from '../io/json-files.ts';
 import { InputError } from '../core/errors.ts';
 import { exitCodeFor } from '../core/exit-code.ts';
 import { parseExpectRule } from '../core/expect-spec.ts';
@@ -45,6 +47,15 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
   }
   checkCasePatternsMatch(options.case, matrix.scenarios.map((s) => s.id), 'this replay');
   const selected = selectScenarios(matrix.scenarios, options.case);
+  // Every case records the capture's result (cases[i].result). When those copies alone would make the
+  // result file more than the probe reads back, the replay is refused now, not after its cases ran; the
+  // writer still checks the whole file (issue 20).
+  const copyBytes = prettyJsonBytes(capture.result, CASE_FIELD_LEVEL);
+  if (copyBytes * selected.length > MAX_INPUT_BYTES) {
+    throw new InputError(
+      `${displayPath(path, io.cwd)}: its result file would be over ${MAX_INPUT_BYTES} bytes (64 MiB), more than the probe reads back: each of its ${selected.length} cases records this result, ${copyBytes} bytes as the file indents it`,
+    );
+  }
   const reproDir = format === 'repro' ? checkReproRequest(options.out, selected, io) : undefined;
   const result = await runMatrix(matrix, selected, { timeoutMs: options.timeout, pool: { ...(options.jobs !== undefined && { jobs: options.jobs }) } });
   const repro = reproDir !== undefined ? reproFiles(selected[0]!, result, options.timeout) : undefined;

@@ -18,8 +18,8 @@ import { releaseRequests, resolveReleases, serverReleaseRequests, type ReleaseRe
 import { sdkLineOf, SERVER_PACKAGES, type Side } from '../core/release.ts';
 import { leftOutOfClientSweep, leftOutOfServerSweep, scenariosFor } from '../sweep/side.ts';
 import { renderSweepReport } from '../render/sweep.ts';
-import { readJsonFile, readRecordedResult } from '../io/json-files.ts';
-import { checkOutputPath, makeFolder, writeFileAtomic } from '../io/files.ts';
+import { readJsonFile, readJsonFileAsGiven, readRecordedResult } from '../io/json-files.ts';
+import { checkOutputPath, makeFolder, MAX_WRITTEN_JSON_DEPTH, writeFileAtomic, WRITTEN_FILE } from '../io/files.ts';
 import { guardedPaths, outputLabel } from './report.ts';
 import type { ReleaseLine } from '../core/domain.ts';
 import { ndjsonReleaseLines, ndjsonTail, serializeBaseline, serializeSweep, sweepToNdjson } from '../sweep/files.ts';
@@ -216,7 +216,7 @@ function clientSweepCases(matrix: Matrix, requests: readonly ReleaseRequest[]): 
 
 /** No baseline file is a state (nothing recorded yet), not an error; a file that is there must be valid. */
 function readBaseline(path: string, matrix: string, side: Side): SweepBaseline | undefined {
-  const baseline = existsSync(path) ? readJsonFile(path, SweepBaselineSchema, 'sweep baseline') : undefined;
+  const baseline = existsSync(path) ? readJsonFile(path, SweepBaselineSchema, 'sweep baseline', path, MAX_WRITTEN_JSON_DEPTH) : undefined;
   if (baseline && baseline.matrix !== matrix) throw new InputError(`${path}: a sweep baseline of matrix ${baseline.matrix}, not ${matrix}; name the matrix's own with --baseline`);
   if (baseline && baseline.side !== side) throw new InputError(`${path}: a sweep baseline of ${baseline.side} releases, not ${side} releases; name the ${side} sweep's own with --baseline`);
   return baseline;
@@ -332,8 +332,8 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
   const pinned = recorded ? compareNewestWithPinned(recorded, result, gated, gateIds) : [];
   const baseline = result.shard || !inputs.baseline ? undefined : compareWithBaseline(inputs.baseline, result);
 
-  writeFileAtomic(paths.json, serializeSweep(result), paths.jsonLabel);
-  if (options.update) writeFileAtomic(paths.baseline, serializeBaseline(mergeIntoBaseline(inputs.baseline, result)), `${paths.baseline} (--update)`);
+  writeFileAtomic(paths.json, serializeSweep(result), paths.jsonLabel, WRITTEN_FILE('sweep result'));
+  if (options.update) writeFileAtomic(paths.baseline, serializeBaseline(mergeIntoBaseline(inputs.baseline, result)), `${paths.baseline} (--update)`, WRITTEN_FILE('sweep baseline'));
 
   const terminal = () =>
     renderSweepReport({
@@ -446,7 +446,8 @@ export async function runMergeCommand(files: readonly string[], options: SweepRe
   // The outputs are checked before the shards are read (an --out over a shard is refused as such), and
   // again once the shards name the matrix, whose own baseline and recorded result are then the inputs.
   checkReportOutputs(reportPaths(options, format, 'audit', io, 'client'), options, shardFiles);
-  const parts = shardFiles.map((path) => ({ path: displayPath(path, io.cwd), result: readJsonFile(path, SweepResultSchema, 'sweep result') }));
+  // Shards as written: their case records hold servers' JSON, own `__proto__` keys included (issue 20).
+  const parts = shardFiles.map((path) => ({ path: displayPath(path, io.cwd), result: readJsonFileAsGiven(path, SweepResultSchema, 'sweep result', path, MAX_WRITTEN_JSON_DEPTH) }));
   const merged = mergeShards(parts);
   const side = sweepSide(merged);
   const paths = reportPaths(options, format, merged.matrix.name, io, side);

@@ -16,6 +16,7 @@ import {
 } from '../core/domain.ts';
 import { unlessDropped } from '../core/dropped.ts';
 import { InputError } from '../core/errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './files.ts';
 import { readJsonFile, validateJson } from './json-files.ts';
 
 const IdSchema = z.union([z.string(), z.number()]);
@@ -119,15 +120,20 @@ export function parseCapture(json: unknown, path: string): Capture {
 
 /**
  * A capture as a file `replay` reads back (the `{ name, tool, result }` form), pretty JSON with a trailing
- * newline. Validated against the same schema the reader uses, so what is written always reads.
+ * newline. Validated against the same schema and depth limit the reader uses, so what is written always
+ * reads; `path` names the file in errors.
  */
-export function captureFileText(capture: { readonly name: string; readonly tool: ToolDefinition; readonly result: ToolResult }): string {
+export function captureFileText(capture: { readonly name: string; readonly tool: ToolDefinition; readonly result: ToolResult }, path: string): string {
   const given = { name: capture.name, tool: capture.tool, result: capture.result };
+  // Before zod and JSON.stringify walk it recursively: what a server sent may nest past the stack.
+  if (nestsDeeperThan(given, MAX_JSON_DEPTH)) {
+    throw new InputError(`${path}: not written: the replay capture would nest more than ${MAX_JSON_DEPTH} levels deep, more than the probe reads back`);
+  }
   // The values as given where zod's output left an own `__proto__` key out (core/dropped.ts unlessDropped).
-  const pair = unlessDropped(given, validateJson(given, 'capture', PairSchema, 'replay capture'));
+  const pair = unlessDropped(given, validateJson(given, path, PairSchema, 'replay capture'));
   return `${JSON.stringify(pair, null, 2)}\n`;
 }
 
 export function readCapture(path: string, shownPath: string = path): Capture {
-  return parseCapture(readJsonFile(path, z.unknown(), 'replay capture'), shownPath);
+  return parseCapture(readJsonFile(path, z.unknown(), 'replay capture', shownPath), shownPath);
 }

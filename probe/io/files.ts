@@ -1,7 +1,9 @@
 // Every file the probe reads from the user, and every file it writes, goes through here, so each gets the
 // same limits: inputs are regular files of at most MAX_INPUT_BYTES holding JSON at most MAX_JSON_DEPTH
-// deep; outputs are regular files or new paths, written atomically (a temporary file in the same folder,
-// renamed over the target). Every refusal is an InputError naming the path, raised before anything changed.
+// deep (MAX_WRITTEN_JSON_DEPTH for the files the probe wrote itself); outputs are regular files or new
+// paths, written atomically (a temporary file in the same folder, renamed over the target), and an output
+// the probe reads back is held to that reader's limits as it is written (issue 20: everything the probe
+// writes, it can read). Every refusal is an InputError naming the path, raised before anything changed.
 import {
   accessSync,
   closeSync,
@@ -24,8 +26,27 @@ import { InputError } from '../core/errors.ts';
 
 /** The largest file the probe reads (captures, scenario files, recorded results, baselines, shards). */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
-/** How deeply objects and arrays may nest in JSON the probe reads; deeper is refused before validation. */
+/**
+ * How deeply objects and arrays may nest in JSON a person writes for the probe (captures, scenario files,
+ * a scenario module's export); deeper is refused before validation.
+ */
 export const MAX_JSON_DEPTH = 256;
+/**
+ * The most levels a file the probe writes adds around a value it took from such an input. A result file
+ * puts a capture's `result` (level 2 of the capture) at `cases[i].result` (level 4), the client's copy of
+ * its structuredContent (level 3) at `cases[i].observed.otherKeys.toolMessage.artifact[j].data` (level 9:
+ * LangChain's ToolMessage, +6), and a mismatch quotes an observation one level deeper than the observation
+ * (+7); a sweep result puts a scenario file's `result` (level 2) at `releases[i].cases[j].result` (+4).
+ * The rest is margin for a line that wraps more: the writers check it (`ReadBack`), so wrapping past it
+ * is refused naming the file, never written unreadable (test/hostile-action.test.ts replays a capture and
+ * sweeps a scenario at MAX_JSON_DEPTH, and reads what they wrote back).
+ */
+const MAX_ADDED_DEPTH = 16;
+/**
+ * How deeply JSON the probe wrote itself (result, sweep, shard, baseline and finding files) may nest when
+ * it reads it back: derived from MAX_JSON_DEPTH, so an input at its limit always gives a readable output.
+ */
+export const MAX_WRITTEN_JSON_DEPTH = MAX_JSON_DEPTH + MAX_ADDED_DEPTH;
 
 /** Kernel filesystems: nothing the probe writes belongs there, and Node's recursive mkdir spins on them. */
 const KERNEL_FILESYSTEMS = new Map([
@@ -101,8 +122,8 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** JSON.parse with the depth limit; anything wrong is an InputError naming `path`. */
-export function parseJsonText(text: string, path: string): unknown {
+/** JSON.parse with a depth limit (MAX_JSON_DEPTH unless given); anything wrong is an InputError naming `path`. */
+export function parseJsonText(text: string, path: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -110,8 +131,8 @@ export function parseJsonText(text: string, path: string): unknown {
     const reason = error instanceof RangeError ? 'nested too deeply to parse' : (error as Error).message;
     throw new InputError(`${path}: not valid JSON (${reason})`);
   }
-  if (nestsDeeperThan(json, MAX_JSON_DEPTH)) {
-    throw new InputError(`${path}: JSON nested more than ${MAX_JSON_DEPTH} levels deep (the probe's limit)`);
+  if (nestsDeeperThan(json, maxDepth)) {
+    throw new InputError(`${path}: JSON nested more than ${maxDepth} levels deep (the probe's limit)`);
   }
   return json;
 }
@@ -207,21 +228,70 @@ export function checkOutputPath(path: string, label: string, guarded: readonly G
 }
 
 /**
+ * What a JSON output will be read back as, and so the limits its reader keeps: MAX_INPUT_BYTES, and
+ * `maxDepth` (MAX_WRITTEN_JSON_DEPTH for the probe's own files, MAX_JSON_DEPTH for a capture or scenario
+ * file it writes for a person to use as input).
+ */
+export interface ReadBack {
+  /** The file as its reader names it: `result file`, `sweep result`, `replay capture`. */
+  readonly what: string;
+  readonly maxDepth: number;
+}
+
+/** A result, sweep, shard, baseline or finding file: read back by the probe, the Action and the API. */
+export const WRITTEN_FILE = (what: string): ReadBack => ({ what, maxDepth: MAX_WRITTEN_JSON_DEPTH });
+
+/**
+ * Follows JSON text piece by piece and refuses it, naming `label`, the moment it passes what `readBack`'s
+ * reader takes: so a file the probe could not read back is never written (the caller's temporary file goes).
+ */
+function readBackCheck(readBack: ReadBack, label: string): (piece: string, bytes: number) => void {
+  let total = 0;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  return (piece, bytes) => {
+    total += bytes;
+    if (total > MAX_INPUT_BYTES) {
+      throw new InputError(`${label}: not written: the ${readBack.what} would be over ${MAX_INPUT_BYTES} bytes (64 MiB), more than the probe reads back`);
+    }
+    // Brackets outside strings (RFC 8259 §7: in a string only `\` escapes and `"` ends it).
+    for (let index = 0; index < piece.length; index += 1) {
+      const code = piece.charCodeAt(index);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (code === 0x5c) escaped = true;
+        else if (code === 0x22) inString = false;
+      } else if (code === 0x22) inString = true;
+      else if (code === 0x7b || code === 0x5b) {
+        depth += 1;
+        if (depth > readBack.maxDepth) {
+          throw new InputError(`${label}: not written: the ${readBack.what} would nest more than ${readBack.maxDepth} levels deep, more than the probe reads back`);
+        }
+      } else if (code === 0x7d || code === 0x5d) depth -= 1;
+    }
+  };
+}
+
+/**
  * The one writer of output files: the checks of checkOutputPath (again, just before writing), missing
  * folders made one level at a time, then a temporary file beside the target renamed over it, so a reader
  * never sees a half-written file and a failed write leaves the old one as it was. `content` is the text,
  * or its pieces one after another (a long result streamed from the run's journal, never held whole);
- * whatever goes wrong while they are made or written, the target is left as it was.
+ * whatever goes wrong while they are made or written, the target is left as it was. With `readBack`, JSON
+ * text past its reader's limits is refused as it is written.
  */
-export function writeFileAtomic(path: string, content: string | Iterable<string>, label: string = path): void {
+export function writeFileAtomic(path: string, content: string | Iterable<string>, label: string = path, readBack?: ReadBack): void {
   checkOutputPath(path, label);
   makeFolder(dirname(path), label);
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const check = readBack ? readBackCheck(readBack, label) : undefined;
   let fd: number | undefined;
   try {
     fd = openSync(temporary, 'wx');
     for (const piece of typeof content === 'string' ? [content] : content) {
       const bytes = Buffer.from(piece);
+      check?.(piece, bytes.length);
       for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
     }
     closeSync(fd);
@@ -232,6 +302,11 @@ export function writeFileAtomic(path: string, content: string | Iterable<string>
     rmSync(temporary, { force: true });
     // A file-system refusal is the user's to fix; anything else (a piece that could not be made) is ours.
     if ((error as NodeJS.ErrnoException).syscall !== undefined) throw new InputError(`${label}: cannot write (${errno(error)})`);
+    // A piece longer than V8's longest string (2^29 - 24 characters) is far past MAX_INPUT_BYTES: its reader
+    // would refuse the file, so this is the size refusal, met before the piece could be counted.
+    if (readBack && error instanceof RangeError && /Invalid string length/.test(error.message)) {
+      throw new InputError(`${label}: not written: the ${readBack.what} would be over ${MAX_INPUT_BYTES} bytes (64 MiB), more than the probe reads back`);
+    }
     throw error;
   }
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CaseRecordSchema, EnvironmentSchema, RESULT_SCHEMA_VERSION, ResultFileSchema, type CaseRecord, type Environment, type ResultFile, type ResultHeader } from '../core/domain.ts';
 import { unlessDropped } from '../core/dropped.ts';
 import { InputError } from '../core/errors.ts';
-import { parseJsonText, readInputText } from './files.ts';
+import { MAX_JSON_DEPTH, MAX_WRITTEN_JSON_DEPTH, parseJsonText, readInputText } from './files.ts';
 
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
@@ -40,6 +40,39 @@ export function orderCaseRecord(record: CaseRecord): Record<string, unknown> {
 /** The environment block, its package maps sorted by name. */
 export function orderEnvironment(environment: Environment): Record<string, unknown> {
   return inSchemaOrder(EnvironmentSchema, environment, (key, value) => (key === 'packages' || key === 'integrity' ? sortKeys(value) : value));
+}
+
+/** Where a case record's fields are in a result file: `{` (0) > `"cases": [` (1) > the record (2) > its fields (3). */
+export const CASE_FIELD_LEVEL = 3;
+
+/**
+ * The bytes of `value` as `JSON.stringify(value, null, 2)` writes it with its first line at `level`
+ * (two spaces a level), counted without making the text: a value of a few MiB nested a few hundred deep
+ * is gigabytes of indentation, past V8's longest string. Walked without recursion.
+ */
+export function prettyJsonBytes(value: unknown, level: number): number {
+  let total = 0;
+  const stack: [unknown, number][] = [[value, level]];
+  while (stack.length > 0) {
+    const [item, at] = stack.pop()!;
+    if (item === null || typeof item !== 'object') {
+      total += Buffer.byteLength(JSON.stringify(item) ?? 'null');
+      continue;
+    }
+    const entries = Array.isArray(item) ? item.map((v) => [undefined, v] as const) : Object.entries(item).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) {
+      total += 2;
+      continue;
+    }
+    // `[` or `{` and a line break; each entry on its own line at `at + 1`, a `,` after all but the last;
+    // the closing bracket's line at `at`.
+    total += 2 + entries.length * (2 * (at + 1) + 1) + (entries.length - 1) + 2 * at + 1;
+    for (const [key, child] of entries) {
+      if (key !== undefined) total += Buffer.byteLength(JSON.stringify(key)) + 2;
+      stack.push([child, at + 1]);
+    }
+  }
+  return total;
 }
 
 /**
@@ -102,9 +135,12 @@ export function readRecordedResult(path: string, options: { readonly replacing?:
   return { kind: 'found', result: parseResultText(text, path) };
 }
 
-/** Parses JSON text against a schema; anything wrong is an InputError naming the file and the field. */
-export function parseJsonFile<S extends z.ZodType>(text: string, path: string, schema: S, what: string): z.infer<S> {
-  return validateJson(parseJsonText(text, path), path, schema, what);
+/**
+ * Parses JSON text against a schema; anything wrong is an InputError naming the file and the field.
+ * `maxDepth`: MAX_JSON_DEPTH for what a person wrote, MAX_WRITTEN_JSON_DEPTH for a file the probe wrote.
+ */
+export function parseJsonFile<S extends z.ZodType>(text: string, path: string, schema: S, what: string, maxDepth: number = MAX_JSON_DEPTH): z.infer<S> {
+  return validateJson(parseJsonText(text, path, maxDepth), path, schema, what);
 }
 
 /** Validates parsed JSON against a schema; the first problem is an InputError naming the file and the field. */
@@ -135,23 +171,23 @@ export function validateJsonAsGiven<S extends z.ZodType>(json: unknown, path: st
   return unlessDropped(json, validateJson(json, path, schema, what));
 }
 
-/** parseJsonFile for a schema validateJsonAsGiven suits: the file's values as written. */
-export function parseJsonFileAsGiven<S extends z.ZodType>(text: string, path: string, schema: S, what: string): z.infer<S> {
-  return validateJsonAsGiven(parseJsonText(text, path), path, schema, what);
+/** parseJsonFile for a schema validateJsonAsGiven suits: the file's values as written (`maxDepth` as for parseJsonFile). */
+export function parseJsonFileAsGiven<S extends z.ZodType>(text: string, path: string, schema: S, what: string, maxDepth: number = MAX_JSON_DEPTH): z.infer<S> {
+  return validateJsonAsGiven(parseJsonText(text, path, maxDepth), path, schema, what);
 }
 
 /** readJsonFile for a schema validateJsonAsGiven suits (a sweep shard for `merge`, say): the file as written. */
-export function readJsonFileAsGiven<S extends z.ZodType>(path: string, schema: S, what: string, shown: string = path): z.infer<S> {
+export function readJsonFileAsGiven<S extends z.ZodType>(path: string, schema: S, what: string, shown: string = path, maxDepth: number = MAX_JSON_DEPTH): z.infer<S> {
   const text = readInputText(path, what);
   if (text === undefined) throw new InputError(`${shown}: cannot read the ${what} (ENOENT)`);
-  return parseJsonFileAsGiven(text, shown, schema, what);
+  return parseJsonFileAsGiven(text, shown, schema, what, maxDepth);
 }
 
-/** Reads a JSON file that must exist. */
-export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string, shown: string = path): z.infer<S> {
+/** Reads a JSON file that must exist (`maxDepth` as for parseJsonFile). */
+export function readJsonFile<S extends z.ZodType>(path: string, schema: S, what: string, shown: string = path, maxDepth: number = MAX_JSON_DEPTH): z.infer<S> {
   const text = readInputText(path, what);
   if (text === undefined) throw new InputError(`${shown}: cannot read the ${what} (ENOENT)`);
-  return parseJsonFile(text, shown, schema, what);
+  return parseJsonFile(text, shown, schema, what, maxDepth);
 }
 
 /** The `schemaVersion` a result file's text declares, if it is JSON with one. */
@@ -163,8 +199,9 @@ function formatOf(text: string): unknown {
   }
 }
 
+/** A result file's text, as the probe wrote it (so to MAX_WRITTEN_JSON_DEPTH), validated; `path` names it in errors. */
 export function parseResultText(text: string, path: string): ResultFile {
-  const json = parseJsonFile(text, path, z.unknown(), 'result file');
+  const json = parseJsonFile(text, path, z.unknown(), 'result file', MAX_WRITTEN_JSON_DEPTH);
   const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (typeof version === 'number' && version !== RESULT_SCHEMA_VERSION) {
     throw new InputError(`${path}: a result file of format ${version}; this probe reads format ${RESULT_SCHEMA_VERSION} (record it again with --update)`);
