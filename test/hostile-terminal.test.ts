@@ -88,6 +88,17 @@ function hostileCapture(): string {
 }
 
 describe('the terminal report of data carrying control sequences', () => {
+  it('a Markdown document printed to a terminal shows what its code blocks hold as escapes; into a pipe, it is written as --out writes it', async () => {
+    // JSON.stringify leaves DEL, C1 and bidi controls as they are, so the evidence's JSON blocks hold them raw.
+    const capture = hostileCapture();
+    const onTerminal = await runMain(['replay', capture, '--clients', 'v1', '--format', 'markdown'], { stdoutIsTty: true, env: { MCP_SDK_PROBE_CACHE: cache } });
+    expect(onTerminal.code, onTerminal.stderr).toBe(0);
+    expect(onTerminal.stdout).toContain('\\x9b2J');
+    expect(acting(onTerminal.stdout)).toEqual([]);
+    const intoPipe = await runMain(['replay', capture, '--clients', 'v1', '--format', 'markdown'], { stdoutIsTty: false, env: { MCP_SDK_PROBE_CACHE: cache } });
+    expect(intoPipe.stdout).toContain('\u009b2J');
+  });
+
   it.each(COLOUR)('replay of a hostile capture (%s): file name, rule findings, failures', async (_, colour) => {
     const run_ = await run(['replay', hostileCapture(), '--clients', 'v1,v2', '--expect', 'returned', '--out', join(dir, `replay-${colour}.json`)], colour);
     expect(run_.code, run_.stderr).toBe(1);
