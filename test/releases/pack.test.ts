@@ -149,7 +149,7 @@ const PEERS_LEFT_OUT =
 describe('the packed package, installed read-only', () => {
   it('ships dist/ prebuilt, the recorded results, scenarios and licence, and no TypeScript sources to rebuild from', () => {
     const files = before.map((line) => line.split(' ')[0]!);
-    for (const file of ['dist/cli.mjs', 'dist/index.mjs', 'dist/types/probe/api/index.d.ts', 'dist/vitest.mjs', 'dist/types/probe/api/vitest.d.ts', 'dist/case-worker.mjs', 'dist/sweep-worker.mjs', 'dist/fixture-stdio.mjs', 'probe/bin/launch.mjs', 'results/recorded.json', 'results/recorded-extended.json', 'results/schema.json', 'scenarios/captures/error-with-structured-content.json', 'scenarios/examples/structured-error-variant.ts', 'LICENSE', 'CHANGELOG.md', 'README.md']) {
+    for (const file of ['dist/cli.mjs', 'dist/index.mjs', 'dist/types/probe/api/index.d.ts', 'dist/vitest.mjs', 'dist/types/probe/api/vitest.d.ts', 'dist/case-worker.mjs', 'dist/sweep-worker.mjs', 'dist/fixture-stdio.mjs', 'probe/bin/launch.mjs', 'results/recorded.json', 'results/recorded-extended.json', 'results/schema.json', 'scenarios/captures/error-with-structured-content.json', 'scenarios/examples/structured-error-variant.ts', 'LICENSE', 'CHANGELOG.md', 'README.md', 'docs/security.md']) {
       expect(files).toContain(file);
     }
     expect(files.filter((file) => /^probe\/(?!bin\/).*\.ts$/.test(file) || file.startsWith('test/'))).toEqual([]);
