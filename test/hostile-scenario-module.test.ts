@@ -4,7 +4,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { MAX_INPUT_BYTES } from '../probe/io/files.ts';
 import { bundleScenarioModule, SCENARIO_HEAP_MIB } from '../probe/io/scenario-module.ts';
 import { LAUNCHER, ROOT } from './helpers/cli.ts';
 import { runMain, type MainRun } from './helpers/main.ts';
+import { childrenOf, commandLine, until } from './helpers/processes.ts';
 
 const HOSTILE = join(ROOT, 'test', 'fixtures', 'hostile');
 const scenario = { shape: 'mine', tool: { name: 't', inputSchema: { type: 'object' } }, result: { content: [{ type: 'text', text: 'x' }] }, expected: { 'v1/warm': 'returned' } };
@@ -59,30 +60,6 @@ async function listener() {
   return { port: (server.address() as { port: number }).port, connections: () => connections };
 }
 
-/** Linux: the processes `pid` started. */
-function childrenOf(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
-  } catch {
-    return [];
-  }
-}
-const commandLine = (pid: number) => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-  } catch {
-    return '';
-  }
-};
-async function until<T>(probe: () => T | undefined, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error(`nothing within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * The shipped command in a real process. `--inspect-port=0`: were the inspector opened, it would listen

@@ -10,6 +10,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { MAX_INPUT_BYTES, MAX_WRITTEN_JSON_DEPTH } from '../probe/io/files.ts';
 import { LAUNCHER, ROOT } from './helpers/cli.ts';
 import { runMain, type MainRun } from './helpers/main.ts';
+import { childrenOf, commandLine, until } from './helpers/processes.ts';
 import { TEST_RESULTS } from './helpers/test-project.ts';
 
 const tool = { name: 't', inputSchema: { type: 'object' } };
@@ -55,21 +56,6 @@ function folder() {
 }
 type Folder = ReturnType<typeof folder>;
 
-/** Linux: the processes `pid` started (its threads' children included). */
-function childrenOf(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
-  } catch {
-    return [];
-  }
-}
-const commandLine = (pid: number) => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-  } catch {
-    return '';
-  }
-};
 /** The CPU time `pid` has used (user + system; /proc/PID/stat fields 14 and 15, in clock ticks of 10 ms). */
 const cpuMs = (pid: number) => {
   try {
@@ -87,16 +73,6 @@ const isRunning = (pid: number) => {
     return false;
   }
 };
-/** Polls `probe` every 50 ms until it gives something, for at most `ms`. */
-async function until<T>(probe: () => T | undefined, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error(`nothing within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function expectUsageError(run: MainRun, message: RegExp): void {
   expect(run.stderr).toMatch(message);
