@@ -4,7 +4,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -272,6 +272,32 @@ describe('what a trusted module cannot do in its child Node', () => {
     expectRefused(await run(f), /it threw at import: a scenario module cannot signal processes/, f);
     expect(sleeper.exitCode === null && sleeper.signalCode === null).toBe(true);
   }, 20_000);
+
+  it.runIf(process.platform === 'linux')("cannot signal through the native handle of a ChildProcess it never spawned", async () => {
+    // Signal 0 only asks whether the target exists: were the route open, the module reports the answers
+    // (0: pid 0, the process group, was reached) instead of the refusal, and nothing was sent.
+    const f = folder();
+    f.file(
+      'in/a.ts',
+      `import { ChildProcess } from 'node:child_process';\nconst answers: unknown[] = [];\nfor (let i = 0; i < 20; i++) answers.push((new ChildProcess() as unknown as { _handle: { kill(signal: number): number } })._handle.kill(0));\nthrow new Error('reached: ' + answers.join(','));\n`,
+    );
+    expectRefused(await run(f), /in\/a\.ts: cannot load the scenario module \(it threw at import: a scenario module cannot signal processes/, f);
+  }, 20_000);
+
+  it.runIf(process.platform === 'linux')('runs in a process group and session of its own, not the probe\'s', async () => {
+    const f = folder();
+    f.file('in/a.ts', `for (;;) {}\nexport default ${SCENARIO};\n`);
+    const probe = spawn(process.execPath, [LAUNCHER, '--scenarios', join(f.dir, 'in'), '--allow-scenario-code', '--out', join(f.dir, 'out.json')], { stdio: 'ignore' });
+    onTestFinished(() => void probe.kill('SIGKILL'));
+    const loader = await until(() => childrenOf(probe.pid!).find((pid) => commandLine(pid).includes('--input-type=module')), 20_000);
+    onTestFinished(() => void process.kill(loader, 'SIGKILL'));
+    // /proc/PID/stat: fields 5 and 6 are the process group and the session (after the parenthesised name).
+    const groupAndSession = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(2, 4);
+    const [group, session] = groupAndSession(loader);
+    expect(group).toBe(String(loader));
+    expect(session).toBe(String(loader));
+    expect(groupAndSession(probe.pid!)).not.toContain(String(loader));
+  }, 30_000);
 
   it.each([
     ['write a file', `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(join(tmpdir(), 'mcp-sdk-probe-hostile-written'))}, 'x');`],

@@ -33,12 +33,18 @@ export const SCENARIO_HEAP_MIB = 512;
 /** What the child runs: read the bundle from stdin, import it, send its default export as JSON. */
 const RUNNER = `
 // The permission model leaves signals open (a scenario module could send SIGUSR1 to the probe, or SIGKILL
-// to any process of the user), and process.binding closed: these were the only ways to a kill(2), so the
-// module never sees them. Named imports of node:process and node:os are copies, hence the sync.
+// to any process of the user), and process.binding closed. What reaches kill(2) is taken from the module
+// before it runs: process.kill and process._kill, os.setPriority, and the kill of the native process
+// handle every ChildProcess makes in its constructor, spawned or not (the permission model refuses only
+// the spawn; an unspawned handle's kill signals pid 0, the whole process group, or whatever its pid
+// field holds: found by a hostile review of issue 20). Named imports of node:process and node:os are
+// copies, hence the sync.
+import { ChildProcess } from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 const refused = () => { throw new Error('a scenario module cannot signal processes or change their priority'); };
-for (const [owner, name] of [[process, 'kill'], [process, '_kill'], [os, 'setPriority']]) {
+const processHandle = Object.getPrototypeOf(new ChildProcess()._handle);
+for (const [owner, name] of [[process, 'kill'], [process, '_kill'], [os, 'setPriority'], [processHandle, 'kill']]) {
   Object.defineProperty(owner, name, { value: refused, writable: false, configurable: false });
 }
 syncBuiltinESMExports();
@@ -133,6 +139,9 @@ function runInChild(code: string, cwd: string, shown: string): Promise<Reply> {
       cwd,
       env: {},
       stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
+      // Its own session and process group: were a way to kill(2) left, pid 0 (the group) would name only
+      // the child, not the probe and whatever started it (npm, a shell, a CI step).
+      detached: true,
     });
     watchChild(child);
     let stdout = '';
