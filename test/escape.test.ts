@@ -81,11 +81,21 @@ describe('markdownCode and markdownCellCode', () => {
 });
 
 describe('markdownFence', () => {
-  it.each(HOSTILE)('%s: one code block holding the text exactly', (_, text) => {
-    const markdown = `${markdownFence('json', text)}\n\n# after\n`;
+  it.each(HOSTILE)('%s: one code block holding the text, what could act on a terminal shown as escapes', (_, text) => {
+    const markdown = `${markdownFence('text', text)}\n\n# after\n`;
     const tokens = marked.lexer(markdown, { gfm: true }).filter((t) => t.type !== 'space');
     expect(tokens.map((t) => t.type)).toEqual(['code', 'heading']);
-    expect((tokens[0] as { text: string }).text).toBe(text.replace(/\r\n?/g, '\n'));
+    expect((tokens[0] as { text: string }).text).toBe(terminalText(text));
+    expect(controlBytes(markdown)).toEqual([]);
+  });
+
+  it.each(HOSTILE)('%s: in a JSON block, the same JSON value with nothing that acts on a terminal', (_, text) => {
+    const json = JSON.stringify({ [text]: text }, null, 2);
+    const markdown = markdownFence('json', json);
+    const [block] = marked.lexer(markdown, { gfm: true });
+    expect(JSON.parse((block as { text: string }).text)).toEqual({ [text]: text });
+    expect(controlBytes(markdown)).toEqual([]);
+    expect(markdown).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u2028\u2029]/);
   });
 
   it('takes a 600 KB text of many backtick runs (a spread into Math.max threw RangeError)', () => {
@@ -142,12 +152,22 @@ describe('htmlLine', () => {
 });
 
 describe('shellArgument', () => {
-  const arguments_ = ['plain', 'scen>pwned', "it's", '$(touch pwned)', '`id`', 'a b', '', '*', '~', 'x;y', 'a\nb', '-v', '--v1', '@scope/pkg@1.2.3', 'a"b\\c', '!', '#x'];
+  const arguments_ = [
+    ...['plain', 'scen>pwned', "it's", '$(touch pwned)', '`id`', 'a b', '', '*', '~', 'x;y', 'a\nb', '-v', '--v1', '@scope/pkg@1.2.3', 'a"b\\c', '!', '#x'],
+    // What would act on a terminal when the command is shown or pasted: printf makes it when sh runs it.
+    ...['find<img>\u001b]0;T\u0007.json', 'a\rb', "it's\u001b[2J'", 'x\u009by', 'abc\u202edcba', '\u001b', 'tab\tand\nline\n'],
+  ];
 
   it('sh reads every argument back exactly', () => {
     const script = `for a in ${shellCommand(arguments_)}; do printf '%s\\0' "$a"; done`;
     const out = execFileSync('/bin/sh', ['-c', script], { encoding: 'utf8' });
     expect(out.split('\0').slice(0, -1)).toEqual(arguments_);
+  });
+
+  it('writes no character that acts on a terminal or reorders the line', () => {
+    const command = shellCommand(arguments_);
+    expect(controlBytes(command)).toEqual([]);
+    expect(command).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u009b]/);
   });
 
   it('leaves plain arguments bare, so commands stay readable', () => {

@@ -88,15 +88,16 @@ function hostileCapture(): string {
 }
 
 describe('the terminal report of data carrying control sequences', () => {
-  it('a Markdown document printed to a terminal shows what its code blocks hold as escapes; into a pipe, it is written as --out writes it', async () => {
-    // JSON.stringify leaves DEL, C1 and bidi controls as they are, so the evidence's JSON blocks hold them raw.
-    const capture = hostileCapture();
-    const onTerminal = await runMain(['replay', capture, '--clients', 'v1', '--format', 'markdown'], { stdoutIsTty: true, env: { MCP_SDK_PROBE_CACHE: cache } });
-    expect(onTerminal.code, onTerminal.stderr).toBe(0);
-    expect(onTerminal.stdout).toContain('\\x9b2J');
-    expect(acting(onTerminal.stdout)).toEqual([]);
-    const intoPipe = await runMain(['replay', capture, '--clients', 'v1', '--format', 'markdown'], { stdoutIsTty: false, env: { MCP_SDK_PROBE_CACHE: cache } });
-    expect(intoPipe.stdout).toContain('\u009b2J');
+  it('a Markdown document printed to stdout holds nothing that acts on a terminal, its JSON blocks the same values', async () => {
+    // JSON.stringify leaves DEL, C1 and bidi controls raw; the evidence's code blocks write them as escapes.
+    const run_ = await runMain(['replay', hostileCapture(), '--clients', 'v1', '--format', 'markdown'], { env: { MCP_SDK_PROBE_CACHE: cache } });
+    expect(run_.code, run_.stderr).toBe(0);
+    expect(acting(run_.stdout)).toEqual([]);
+    expect(run_.stdout).not.toContain('\r');
+    // The fence is longer than the longest backtick run of the data (one of 40).
+    const blocks = [...run_.stdout.matchAll(/^(`{3,})json\n([^]*?)\n\1$/gm)].map((m) => JSON.parse(m[2]!) as unknown);
+    const sent = blocks.find((block) => (block as { structuredContent?: unknown }).structuredContent !== undefined) as { structuredContent: Record<string, string> };
+    expect(Object.keys(sent.structuredContent)).toEqual(expect.arrayContaining(HOSTILE));
   });
 
   it.each(COLOUR)('replay of a hostile capture (%s): file name, rule findings, failures', async (_, colour) => {

@@ -304,6 +304,23 @@ describe('mcp-sdk-probe --format repro (in-process CLI)', () => {
     expect(existsSync(join(base, 'x'))).toBe(false);
   }, 60_000);
 
+  it('writes data that would act on a terminal, or end a comment line, as escapes: repro.mjs shows nothing live and still reproduces', async () => {
+    // U+2028 ends a `//` line in JavaScript; C1 CSI and bidi overrides act on a terminal showing the file.
+    const hostile = 'x\u2028process.exit(0)//\u009b2J\u202eabc\u007f';
+    const capture = join(base, 'hostile-capture.json');
+    writeFileSync(capture, JSON.stringify({ name: 'hostile', tool: { name: 'hostile', inputSchema: { type: 'object' } }, result: { content: [{ type: 'text', text: hostile }], structuredContent: { [hostile]: hostile } } }));
+    const out = join(base, 'cli-hostile');
+    const run = captured();
+    expect(await main(['replay', capture, '--format', 'repro', '--case', 'v2/warm/hostile', '--out', out], run.io)).toBe(0);
+    for (const name of ['repro.mjs', 'README.md', 'package.json']) {
+      expect(readFileSync(join(out, name), 'utf8'), name).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/);
+    }
+    symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');
+    const repro = await runRepro(out);
+    expect(repro.code, repro.stderr).toBe(0);
+    expect(JSON.parse(repro.stdout)).toMatchObject({ outcome: 'returned', structuredContent: { [hostile]: hostile } });
+  });
+
   it('exits 2 and leaves the files alone when --out is not empty, or is a file', async () => {
     const out = join(base, 'not-empty');
     mkdirSync(out);

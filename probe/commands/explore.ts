@@ -29,7 +29,7 @@ import { describeSequence } from '../explore/model.ts';
 import { checkTraces, violationClass } from '../explore/oracles.ts';
 import { DEFAULT_STEP_LIMIT_MS, runSequence } from '../explore/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
-import { DEFAULT_EXPLORE_KNOWN, DEFAULT_EXPLORE_OUT, displayPath, isCi, printDocument, resolveFrom, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
+import { DEFAULT_EXPLORE_KNOWN, DEFAULT_EXPLORE_OUT, displayPath, isCi, resolveFrom, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
 
 export interface ExploreOptions {
   readonly runs: number;
@@ -120,7 +120,7 @@ async function replayFinding(
   const traces = await run(file.sequence);
   const violations = checkTraces(traces).filter((v) => violationClass(v) === file.class);
   if (format === 'markdown') {
-    printDocument(io, renderFindingMarkdown({ finding: file, ...(violations[0] && { violation: violations[0] }), traces, packages: packagesOf(clients), file: path }));
+    io.stdout(renderFindingMarkdown({ finding: file, ...(violations[0] && { violation: violations[0] }), traces, packages: packagesOf(clients), file: path }));
   } else {
     // The finding file is anyone's: its class and tool names are shown as text (issue 20).
     io.stdout(`${terminalLine(file.class)}\n  ${terminalLine(describeSequence(file.sequence))}\n`);

@@ -34,15 +34,6 @@ export function withTerminalMessages(io: CliIo): CliIo {
     io.stderr(text.startsWith(REWRITE_LINE) ? `${REWRITE_LINE}${terminalText(text.slice(REWRITE_LINE.length))}` : terminalText(text));
   return { ...io, stderr };
 }
-/**
- * A document (Markdown, JUnit, HTML) printed to stdout. Into a pipe or a file it is written as `--out`
- * would write it; on a terminal its control characters are shown as escapes, because its code blocks hold
- * data verbatim (JSON.stringify leaves DEL, C1 and bidi controls as they are; an error text may hold ESC).
- */
-export function printDocument(io: CliIo, document: string): void {
-  io.stdout(io.stdoutIsTty ? terminalText(document) : document);
-}
-
 /** The committed recorded results and sweep baseline (shipped in the package; read-only when installed). */
 const RECORDED_DIR = resolve(PROJECT_ROOT, 'results');
 /**

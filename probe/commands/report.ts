@@ -11,7 +11,7 @@ import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
 import { serializeResult, serializeResultPieces } from '../io/json-files.ts';
 import { checkOutputPath, writeFileAtomic, WRITTEN_FILE, type Guarded } from '../io/files.ts';
 import { join } from 'node:path';
-import { DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, DEFAULT_SWEEP_BASELINE, displayPath, printDocument, PROJECT_ROOT, RESULTS_DIR, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
+import { DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, DEFAULT_SWEEP_BASELINE, displayPath, PROJECT_ROOT, RESULTS_DIR, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
 import { writeReproFolder } from './repro.ts';
 
 export const FORMATS = ['table', 'json', 'markdown', 'junit', 'repro'] as const;
@@ -170,5 +170,5 @@ export function emit(input: EmitInput, io: CliIo): void {
   if (input.out) {
     writeFileAtomic(input.out, document, outputLabel(input.out, '--out'));
     io.stderr(`${input.format === 'junit' ? 'JUnit XML' : 'Markdown evidence'} written to ${displayPath(input.out, io.cwd)}\n`);
-  } else printDocument(io, document);
+  } else io.stdout(document);
 }

@@ -43,7 +43,6 @@ import {
   displayPath,
   isCi,
   paintFor,
-  printDocument,
   PROJECT_ROOT,
   RESULTS_DIR,
   releaseContext,
@@ -354,7 +353,7 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
     if (paths.html) {
       writeFileAtomic(paths.html, page, outputLabel(paths.html, '--out'));
       io.stdout(`${terminal()}${terminalLine(`Sweep report (${inputs.format === 'html' ? 'HTML' : 'Markdown'}) written to ${displayPath(paths.html, io.cwd)}`)}\n`);
-    } else printDocument(io, page);
+    } else io.stdout(page);
   } else if (options.json) io.stdout(terminalJson(serializeSweep(result)));
   else if (options.ndjson) io.stdout(terminalJson(inputs.streamed ? ndjsonTail(result) : sweepToNdjson(result)));
   else io.stdout(terminal());

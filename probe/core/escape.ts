@@ -88,12 +88,16 @@ export function markdownCellCode(text: string): string {
 
 /**
  * Any text as a fenced code block: a fence of backticks one longer than the longest run in the text, so
- * nothing inside can close it. The info string is the project's own (a language name), checked.
+ * nothing inside can close it. The info string is the project's own (a language name), checked. A code
+ * block is shown as it is wherever the document goes (printed by `cat`, pasted into a terminal, opened in
+ * an editor), so what could act or reorder the text is written visibly too: in JSON as `\uXXXX` escapes,
+ * the same JSON value (terminalJson); in any other text as terminalText shows it.
  */
 export function markdownFence(language: string, text: string): string {
   if (!/^[a-z0-9-]*$/.test(language)) throw new TypeError(`markdownFence: not a language name: ${JSON.stringify(language)}`);
-  const fence = '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
-  return `${fence}${language}\n${text}\n${fence}`;
+  const shown = language === 'json' ? terminalJson(text) : terminalText(text);
+  const fence = '`'.repeat(Math.max(3, longestRun(shown, '`') + 1));
+  return `${fence}${language}\n${shown}\n${fence}`;
 }
 
 // ---------------------------------------------------------------------------------------------- Terminal
@@ -183,14 +187,33 @@ export function xmlAttribute(text: string): string {
 // Characters POSIX sh never treats specially inside a word (XCU §2.2, §2.6): such an argument is shown bare.
 const SHELL_PLAIN = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
+// One character of INVISIBLE (not global, so it keeps no state between tests).
+const INVISIBLE_CHARACTER = new RegExp(INVISIBLE.source);
+
+/** `"$(printf '\ooo…')"`: a character as the bytes of its UTF-8, made by printf (XCU printf: `\ddd`). */
+function printedCharacter(character: string): string {
+  const octal = [...new TextEncoder().encode(character)].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join('');
+  return `"$(printf '${octal}')"`;
+}
+
 /**
  * One argument for POSIX sh, read back exactly as given: bare when it has only plain characters,
  * otherwise in single quotes, in which sh interprets nothing (XCU §2.2.2); a single quote inside is closed,
- * escaped and reopened.
+ * escaped and reopened. A character that would act on a terminal or reorder the line (ESC, `\r`, BEL, C1,
+ * bidi controls; tab and line feed are harmless) is not written at all: printf makes it when sh runs the
+ * command (a command substitution strips only trailing line feeds, never one of these).
  */
 export function shellArgument(argument: string): string {
   if (SHELL_PLAIN.test(argument)) return argument;
-  return `'${argument.replace(/'/g, `'\\''`)}'`;
+  let quoted = '';
+  let word = '';
+  for (const character of argument) {
+    if (character !== '\n' && character !== '\t' && INVISIBLE_CHARACTER.test(character)) {
+      word += `${quoted === '' ? '' : `'${quoted}'`}${printedCharacter(character)}`;
+      quoted = '';
+    } else quoted += character === "'" ? `'\\''` : character;
+  }
+  return word === '' || quoted !== '' ? `${word}'${quoted}'` : word;
 }
 
 /** A command line for POSIX sh: every argument through `shellArgument`. */

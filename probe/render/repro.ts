@@ -4,7 +4,7 @@
 // Pure: text in, text out (the command writes the files). Same case, same bytes: no paths, no times.
 import type { CaseRecord, JsonValue, Observation, Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
-import { markdownCode, markdownText } from '../core/escape.ts';
+import { markdownCode, markdownText, terminalJson } from '../core/escape.ts';
 import { splitClientPackage } from '../core/release.ts';
 
 const SDK = '@modelcontextprotocol/sdk';
@@ -102,8 +102,11 @@ function dependenciesOf(input: ReproInput): Record<string, string> {
   return Object.fromEntries(Object.entries(deps).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-const json = (value: unknown): string => JSON.stringify(value, null, 2);
-const oneLine = (value: unknown): string => JSON.stringify(value);
+// Literals of repro.mjs, and its package.json. JSON.stringify leaves DEL, C1, bidi controls and U+2028/2029
+// raw: shown by `cat`, they act on a terminal, and in a `//` comment U+2028 ends the line, so the rest of
+// the data would run as code. As `\uXXXX` escapes they are the same string in JSON and in a JS literal.
+const json = (value: unknown): string => terminalJson(JSON.stringify(value, null, 2));
+const oneLine = (value: unknown): string => terminalJson(JSON.stringify(value));
 
 function zodUnsupported(schema: Record<string, JsonValue> | undefined): string | undefined {
   if (schema === undefined) return undefined;
