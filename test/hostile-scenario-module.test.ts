@@ -13,7 +13,7 @@ import { MAX_INPUT_BYTES } from '../probe/io/files.ts';
 import { bundleScenarioModule, SCENARIO_HEAP_MIB } from '../probe/io/scenario-module.ts';
 import { LAUNCHER, ROOT } from './helpers/cli.ts';
 import { runMain, type MainRun } from './helpers/main.ts';
-import { childrenOf, commandLine, until } from './helpers/processes.ts';
+import { scenarioLoaderOf, until } from './helpers/processes.ts';
 
 const HOSTILE = join(ROOT, 'test', 'fixtures', 'hostile');
 const scenario = { shape: 'mine', tool: { name: 't', inputSchema: { type: 'object' } }, result: { content: [{ type: 'text', text: 'x' }] }, expected: { 'v1/warm': 'returned' } };
@@ -109,7 +109,7 @@ describe.runIf(process.platform === 'linux')("the probe's inspector cannot be op
 
   it('a SIGUSR1 from outside while a module loads opens no inspector in the CLI', async () => {
     const { probe, stderr } = launch(['--scenarios', join(HOSTILE, 'loops'), '--allow-scenario-code', '--out', join(folder().dir, 'out.json')]);
-    await until(() => childrenOf(probe.pid!).find((pid) => commandLine(pid).includes('--input-type=module')), 20_000);
+    await until(() => scenarioLoaderOf(probe.pid!), 20_000);
     probe.kill('SIGUSR1');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     probe.kill('SIGTERM');
@@ -147,7 +147,7 @@ describe.runIf(process.platform === 'linux')("the probe's inspector cannot be op
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     onTestFinished(() => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')));
-    await until(() => childrenOf(child.pid!).find((pid) => commandLine(pid).includes('--input-type=module')), 20_000);
+    await until(() => scenarioLoaderOf(child.pid!), 20_000);
     child.kill('SIGUSR1');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     child.kill('SIGTERM');
@@ -289,15 +289,93 @@ describe('what a trusted module cannot do in its child Node', () => {
     f.file('in/a.ts', `for (;;) {}\nexport default ${SCENARIO};\n`);
     const probe = spawn(process.execPath, [LAUNCHER, '--scenarios', join(f.dir, 'in'), '--allow-scenario-code', '--out', join(f.dir, 'out.json')], { stdio: 'ignore' });
     onTestFinished(() => void probe.kill('SIGKILL'));
-    const loader = await until(() => childrenOf(probe.pid!).find((pid) => commandLine(pid).includes('--input-type=module')), 20_000);
+    const loader = await until(() => scenarioLoaderOf(probe.pid!), 20_000);
     onTestFinished(() => void process.kill(loader, 'SIGKILL'));
     // /proc/PID/stat: fields 5 and 6 are the process group and the session (after the parenthesised name).
     const groupAndSession = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(2, 4);
     const [group, session] = groupAndSession(loader);
-    expect(group).toBe(String(loader));
-    expect(session).toBe(String(loader));
-    expect(groupAndSession(probe.pid!)).not.toContain(String(loader));
+    const [probeGroup, probeSession] = groupAndSession(probe.pid!);
+    // The session's leader is the spawned process (coreutils' timeout, or the loader itself), the group its.
+    expect(group).toBe(session);
+    expect(group).not.toBe(probeGroup);
+    expect(session).not.toBe(probeSession);
   }, 30_000);
+
+  // A second hostile review of issue 20: through the IPC channel the loader had, a module crashed the
+  // probe (Node's internal NODE_HANDLE messages), forged a malformed reply (a TypeError, exit 1), or handed
+  // it a listening socket (the probe never exited). There is no channel now, and stdout is only text.
+  it.each([
+    ["send Node's internal NODE_HANDLE_NACK message", `(process as unknown as { send(m: unknown): void }).send({ cmd: 'NODE_HANDLE_NACK' });\nexport default ${SCENARIO};\n`, /it threw at import: .*send is not a function/],
+    ['forge a malformed reply on stdout', `process.stdout.write('value\\nnull\\n');\nexport default ${SCENARIO};\n`, /a\.ts \(its default export\): not valid JSON/],
+    ['forge a reply of its kind line only', `process.stdout.write('error\\n');\nexport default ${SCENARIO};\n`, /it printed to stdout at import: 'error'/],
+  ])('cannot %s: exit 2, one line', async (_what, source, message) => {
+    const f = folder();
+    f.file('in/a.ts', source);
+    const result = await run(f);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.code).toBe(2);
+  }, 20_000);
+
+  it.runIf(process.platform === 'linux')('cannot hand the probe a listening socket, or keep it from exiting', async () => {
+    const f = folder();
+    f.file('in/a.ts', `import net from 'node:net';\nconst server = net.createServer();\nawait new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));\n(process as unknown as { send(m: unknown, h: unknown): void }).send({ kind: 'none' }, server);\nexport default ${SCENARIO};\n`);
+    const probe = spawn(process.execPath, [LAUNCHER, '--scenarios', f.at('in'), '--allow-scenario-code', '--case', 'mine', '--out', f.at('out.json')], { stdio: 'ignore' });
+    onTestFinished(() => void probe.kill('SIGKILL'));
+    const [code] = (await once(probe, 'exit')) as [number | null];
+    expect(code).toBe(2);
+  }, 30_000);
+
+  it.runIf(process.platform === 'linux')('cannot outlive the probe: killed with SIGKILL, its loader still ends at the limit', async () => {
+    const f = folder();
+    // What the first design relied on to end the child was the module's to undo: its disconnect listener,
+    // and process.exit (fixed now, so the assignment may throw).
+    f.file('in/a.ts', `process.removeAllListeners('disconnect');\ntry { (process as unknown as { exit: unknown }).exit = () => {}; } catch {}\nsetInterval(() => {}, 1000);\nawait new Promise(() => {});\nexport default ${SCENARIO};\n`);
+    const probe = spawn(process.execPath, [LAUNCHER, '--scenarios', f.at('in'), '--allow-scenario-code', '--case', 'mine', '--out', f.at('out.json')], { stdio: 'ignore' });
+    const loader = await until(() => scenarioLoaderOf(probe.pid!), 20_000);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    onTestFinished(() => void (alive(loader) && process.kill(loader, 'SIGKILL')));
+    // Long enough for the module to have run (killed before, the first design's child still ended).
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    probe.kill('SIGKILL');
+    await once(probe, 'exit');
+    expect(await until(() => (alive(loader) ? undefined : true), 15_000)).toBe(true);
+  }, 45_000);
+
+  it('cannot stop the runner from ending the child: process.exit is fixed', async () => {
+    const f = folder();
+    f.file('in/a.ts', `(process as unknown as { exit: unknown }).exit = () => {};\nexport default ${SCENARIO};\n`);
+    expectRefused(await run(f), /it threw at import: Cannot assign to read only property 'exit'/, f);
+  }, 20_000);
+
+  it.runIf(process.platform === 'linux')('cannot listen on or connect to a Unix-domain socket', async () => {
+    const f = folder();
+    const socket = join(f.dir, 'service.sock');
+    const service = createServer((client) => client.destroy());
+    service.listen(socket);
+    await once(service, 'listening');
+    onTestFinished(() => void service.close());
+    const planted = join(f.dir, 'planted.sock');
+    f.file('in/a.ts', `import net from 'node:net';\nnet.createServer().listen(${JSON.stringify(planted)});\nexport default ${SCENARIO};\n`);
+    expectRefused(await run(f), /it threw at import: a scenario module cannot use Unix-domain sockets/, f);
+    expect(readdirSync(f.dir)).not.toContain('planted.sock');
+    f.file('in/a.ts', `import net from 'node:net';\nnet.connect(${JSON.stringify(socket)});\nexport default ${SCENARIO};\n`);
+    expectRefused(await run(f), /it threw at import: a scenario module cannot use Unix-domain sockets/, f);
+  }, 30_000);
+
+  it('cannot write trace files', async () => {
+    const f = folder();
+    f.file('in/a.ts', `import traceEvents from 'node:trace_events';\ntraceEvents.createTracing({ categories: ['node.console'] }).enable();\nconsole.count('written');\nexport default ${SCENARIO};\n`);
+    expectRefused(await run(f), /it threw at import: a scenario module cannot write trace files/, f);
+    expect(readdirSync(join(f.dir, 'in')).filter((name) => name.startsWith('node_trace'))).toEqual([]);
+  }, 20_000);
 
   it.each([
     ['write a file', `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(join(tmpdir(), 'mcp-sdk-probe-hostile-written'))}, 'x');`],

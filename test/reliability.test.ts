@@ -10,7 +10,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { MAX_INPUT_BYTES, MAX_WRITTEN_JSON_DEPTH } from '../probe/io/files.ts';
 import { LAUNCHER, ROOT } from './helpers/cli.ts';
 import { runMain, type MainRun } from './helpers/main.ts';
-import { childrenOf, commandLine, until } from './helpers/processes.ts';
+import { scenarioLoaderOf, until } from './helpers/processes.ts';
 import { TEST_RESULTS } from './helpers/test-project.ts';
 
 const tool = { name: 't', inputSchema: { type: 'object' } };
@@ -166,7 +166,7 @@ describe('TypeScript scenario files run in a child process with a time limit', (
     const f = folder();
     f.file('in/a.ts', 'for (;;) {}\nexport default {};\n');
     const probe = spawn(process.execPath, [LAUNCHER, '--scenarios', f.at('in'), '--allow-scenario-code', '--out', f.at('out.json')], { stdio: 'ignore' });
-    const loader = await until(() => childrenOf(probe.pid!).find((pid) => commandLine(pid).includes('--input-type=module')), 20_000);
+    const loader = await until(() => scenarioLoaderOf(probe.pid!), 20_000);
     onTestFinished(() => void (isRunning(loader) && process.kill(loader, 'SIGKILL'))); // left spinning if this fails
     // Spinning in the module (half a second of CPU: more than Node's start-up and the bundle's import).
     await until(() => (cpuMs(loader) >= 500 ? true : undefined), 20_000);

@@ -7,14 +7,16 @@
 //   never by esbuild, and the whole bundling has a time limit;
 // - a child Node process imports that bundle under Node's permission model (no file system, no child
 //   processes, no workers, no addons, no inspector; the network is not restricted on Node 20), with an
-//   empty environment, a heap limit and a time limit, after taking from it the functions that signal other
-//   processes;
+//   empty environment and an empty working folder, a heap limit and a time limit that holds even if the
+//   probe dies (coreutils timeout), after taking from it the functions that signal processes, use
+//   Unix-domain sockets or write trace files (see RUNNER), and with no IPC channel;
 // - while a child lives, the probe ignores SIGUSR1, which would open its inspector (Node 20 has no
 //   --disable-sigusr1): the CLI does so for its whole life (commands/main.ts, bin/launch.mjs).
-// The child sends the default export back as JSON, which the parent validates like a JSON scenario file.
+// The child prints the default export as JSON, which the parent validates like a JSON scenario file.
 // Whatever the module does at import (exit, throw, loop, print) is an InputError naming the file.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { isBuiltin } from 'node:module';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import type { Loader, Message, Plugin } from 'esbuild';
@@ -30,38 +32,52 @@ export const MAX_BUNDLE_INPUT_BYTES = MAX_INPUT_BYTES;
 /** The loader child's V8 heap limit: a bundle of 64 MiB of source and its 64 MiB default export fit. */
 export const SCENARIO_HEAP_MIB = 512;
 
-/** What the child runs: read the bundle from stdin, import it, send its default export as JSON. */
+/**
+ * What the child runs: read the bundle from stdin, import it, print its default export as JSON on stdout,
+ * under a first line naming the reply's kind (`none`, `value`, `error`). There is no IPC channel: through
+ * one, a module could hand the probe a listening socket (which then kept the probe alive), or send Node's
+ * internal NODE_HANDLE messages, which crash the probe (a hostile review of issue 20). Whatever arrives
+ * on stdout is only text the parent parses and validates; a module that prints, or forges a reply, makes
+ * its own load fail and gains nothing: its default export is its to choose anyway.
+ */
 const RUNNER = `
-// The permission model leaves signals open (a scenario module could send SIGUSR1 to the probe, or SIGKILL
-// to any process of the user), and process.binding closed. What reaches kill(2) is taken from the module
-// before it runs: process.kill and process._kill, os.setPriority, and the kill of the native process
-// handle every ChildProcess makes in its constructor, spawned or not (the permission model refuses only
-// the spawn; an unspawned handle's kill signals pid 0, the whole process group, or whatever its pid
-// field holds: found by a hostile review of issue 20). Named imports of node:process and node:os are
-// copies, hence the sync.
+// The permission model (Node 20) leaves open what kill(2) reaches, Unix-domain sockets and trace files,
+// and process.binding closed. Each is taken from the module before it runs, by replacing the one function
+// every path to it goes through (fixed, so it cannot be put back):
+// - process.kill and process._kill, os.setPriority, and the kill of the native process handle that every
+//   ChildProcess makes in its constructor, spawned or not (the permission model refuses only the spawn; an
+//   unspawned handle's kill signals pid 0, the whole process group);
+// - bind and connect of the native pipe handle (stdin's: a pipe), which every Unix-domain socket uses,
+//   listening or connecting (a module reached local services, and made socket files anywhere);
+// - trace_events' createTracing, whose agent writes trace files into the working folder;
+// - process.exit and process.reallyExit, kept as they are, so a module cannot stop the runner from ending
+//   the child once it has replied.
+// Named imports of node: modules are copies, hence the sync.
 import { ChildProcess } from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
-const refused = () => { throw new Error('a scenario module cannot signal processes or change their priority'); };
-const processHandle = Object.getPrototypeOf(new ChildProcess()._handle);
-for (const [owner, name] of [[process, 'kill'], [process, '_kill'], [os, 'setPriority'], [processHandle, 'kill']]) {
-  Object.defineProperty(owner, name, { value: refused, writable: false, configurable: false });
-}
+import traceEvents from 'node:trace_events';
+const refused = (what) => () => { throw new Error('a scenario module cannot ' + what); };
+const fix = (owner, name, value) => Object.defineProperty(owner, name, { value, writable: false, configurable: false });
+const noSignal = refused('signal processes or change their priority');
+for (const [owner, name] of [[process, 'kill'], [process, '_kill'], [os, 'setPriority'], [Object.getPrototypeOf(new ChildProcess()._handle), 'kill']]) fix(owner, name, noSignal);
+const pipeHandle = Object.getPrototypeOf(process.stdin._handle);
+for (const name of ['bind', 'connect']) fix(pipeHandle, name, refused('use Unix-domain sockets'));
+fix(traceEvents, 'createTracing', refused('write trace files'));
+fix(process, 'reallyExit', process.reallyExit);
+fix(process, 'exit', process.exit);
 syncBuiltinESMExports();
-// The probe gone, nobody waits for the answer. Unref'd: the channel alone must not keep the child alive
-// (a module whose top-level await never settles ends with status 13, as it would outside).
-process.on('disconnect', () => process.exit(1));
-process.channel.unref();
+const write = process.stdout.write.bind(process.stdout);
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const source = Buffer.concat(chunks).toString('utf8');
-const reply = (message) => process.send(message, () => process.exit(0));
+const reply = (kind, text = '') => write(kind + '\\n' + text, () => process.exit(0));
 const firstLine = (error) => String(error?.message ?? error).split('\\n')[0];
 let module;
 try {
   module = await import('data:text/javascript;base64,' + Buffer.from(source).toString('base64'));
 } catch (error) {
-  reply({ kind: 'error', message: 'it threw at import: ' + firstLine(error) });
+  reply('error', 'it threw at import: ' + firstLine(error));
 }
 if (module) {
   let json;
@@ -72,8 +88,9 @@ if (module) {
     problem = firstLine(error);
   }
   if (problem === undefined && json === undefined && module.default !== undefined) problem = 'a ' + typeof module.default;
-  if (problem !== undefined) reply({ kind: 'error', message: 'its default export is not JSON (' + problem + ')' });
-  else reply(json === undefined ? { kind: 'none' } : { kind: 'value', json });
+  if (problem !== undefined) reply('error', 'its default export is not JSON (' + problem + ')');
+  else if (json === undefined) reply('none');
+  else reply('value', json);
 }
 `;
 
@@ -88,17 +105,16 @@ function permissionFlags(): string[] {
 type Reply = { kind: 'none' } | { kind: 'value'; json: string } | { kind: 'error'; message: string };
 
 /**
- * Loader children alive now. A module looping at import never lets its child read anything (not even the
- * closed IPC channel), so if the probe is stopped by a signal meanwhile, the child would outlive it,
- * spinning (`kill -TERM` of the probe, a CI job cancelled): the probe kills them first, then takes the
- * signal as if it had no handler (its exit status says which signal). A SIGKILL cannot be caught; a
- * child then ends at its next turn of the event loop, on the closed channel.
+ * Loader children alive now. If the probe is stopped by a signal while one loads (`kill -TERM` of the
+ * probe, a CI job cancelled), it kills their process groups first, then takes the signal as if it had no
+ * handler (its exit status says which signal). A SIGKILL cannot be caught: then `timeout` ends the child
+ * at its limit (TIMEOUT_COMMAND).
  */
 const liveChildren = new Set<ChildProcess>();
 const STOP_SIGNALS: readonly NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 function stopChildren(signal: NodeJS.Signals): void {
-  for (const child of liveChildren) child.kill('SIGKILL');
+  for (const child of liveChildren) killGroup(child);
   for (const name of STOP_SIGNALS) process.off(name, stopChildren);
   // Another listener (a program using the probe as a library) decides what the signal does; without one,
   // its default: the process ends by it.
@@ -131,46 +147,79 @@ function watchChild(child: ChildProcess): void {
 
 const KEEP = 4096;
 const firstLine = (text: string) => text.trim().split('\n')[0]?.slice(0, 200) ?? '';
+/** The reply's kind line and the default export as JSON: what stdout may hold (the JSON at most 64 MiB). */
+const MAX_REPLY_BYTES = MAX_INPUT_BYTES + 64;
 
-function runInChild(code: string, cwd: string, shown: string): Promise<Reply> {
+/**
+ * A wall that holds when the probe does not: coreutils' `timeout` kills the child at its limit even after
+ * the probe itself was killed (SIGKILL, a crash), which nothing in the child can prevent (it cannot signal
+ * `timeout`, see RUNNER). Where there is no `timeout` (not Linux), only the probe's own timer stops it.
+ */
+const TIMEOUT_COMMAND = ['/usr/bin/timeout', '/bin/timeout'].find((path) => existsSync(path));
+
+/** The reply read from the child's stdout, or why it is not one. */
+function parseReply(stdout: string): Reply | { kind: 'printed' } {
+  const newline = stdout.indexOf('\n');
+  const [kind, text] = newline < 0 ? [stdout, ''] : [stdout.slice(0, newline), stdout.slice(newline + 1)];
+  if (kind === 'none' && text === '') return { kind };
+  if (kind === 'value' && text !== '') return { kind, json: text };
+  if (kind === 'error' && text !== '' && !text.includes('\n')) return { kind, message: text };
+  return { kind: 'printed' };
+}
+
+function runInChild(code: string, shown: string): Promise<Reply> {
   return new Promise((resolvePromise, reject) => {
     const fail = (reason: string) => reject(new InputError(`${shown}: cannot load the scenario module (${reason})`));
-    const child = spawn(process.execPath, [...permissionFlags(), `--max-old-space-size=${SCENARIO_HEAP_MIB}`, '--no-warnings', '--input-type=module', '-e', RUNNER], {
+    // An empty working folder of its own: nothing the child's Node writes by itself lands anywhere else.
+    const cwd = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-module-'));
+    const node = [process.execPath, ...permissionFlags(), `--max-old-space-size=${SCENARIO_HEAP_MIB}`, '--no-warnings', '--input-type=module', '-e', RUNNER];
+    const wall = TIMEOUT_COMMAND ? [TIMEOUT_COMMAND, '-s', 'KILL', String(Math.ceil(SCENARIO_LOAD_TIMEOUT_MS / 1000) + 1)] : [];
+    const [command, ...args] = [...wall, ...node] as [string, ...string[]];
+    const child = spawn(command, args, {
       cwd,
       env: {},
-      stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
-      // Its own session and process group: were a way to kill(2) left, pid 0 (the group) would name only
-      // the child, not the probe and whatever started it (npm, a shell, a CI step).
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own session and process group, which the probe kills whole (timeout and Node together); were a
+      // way to kill(2) left, pid 0 (the group) would name only the child, not the probe and whatever
+      // started it (npm, a shell, a CI step).
       detached: true,
     });
     watchChild(child);
-    let stdout = '';
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
     let stderr = '';
-    let reply: Reply | undefined;
+    let tooLarge = false;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      killGroup(child);
     }, SCENARIO_LOAD_TIMEOUT_MS);
     child.stdout!.on('data', (chunk: Buffer) => {
-      if (stdout.length < KEEP) stdout += chunk.toString('utf8');
+      stdoutBytes += chunk.length;
+      if (stdoutBytes <= MAX_REPLY_BYTES) stdout.push(chunk);
+      else if (!tooLarge) {
+        tooLarge = true;
+        killGroup(child);
+      }
     });
     child.stderr!.on('data', (chunk: Buffer) => {
       if (stderr.length < KEEP) stderr += chunk.toString('utf8');
     });
-    child.on('message', (message: Reply) => {
-      reply ??= message;
-    });
     child.stdin!.on('error', () => {}); // a module that exits at once closes the pipe early; 'close' reports it
     child.on('error', (error) => {
       clearTimeout(timer);
+      rmSync(cwd, { recursive: true, force: true });
       fail(`cannot start Node: ${error.message}`);
     });
     child.on('close', (status, signal) => {
       clearTimeout(timer);
+      rmSync(cwd, { recursive: true, force: true });
       if (timedOut) return fail(`it did not finish loading within ${SCENARIO_LOAD_TIMEOUT_MS / 1000} s`);
-      if (stdout.trim() !== '') return fail(`it printed to stdout at import: '${firstLine(stdout)}'; a scenario module only exports its scenarios`);
-      if (reply) return resolvePromise(reply);
+      if (tooLarge) return fail(`its default export is over ${MAX_INPUT_BYTES} bytes (64 MiB) as JSON`);
+      const text = Buffer.concat(stdout).toString('utf8');
+      const reply = text === '' ? undefined : parseReply(text);
+      if (reply?.kind === 'printed') return fail(`it printed to stdout at import: '${firstLine(text)}'; a scenario module only exports its scenarios`);
+      if (reply && status === 0) return resolvePromise(reply);
       // Node's exit code 13: the module's top-level await never settled (nothing was left to run).
       if (status === 13 && !signal) return fail('its top-level await never settles');
       if (/heap limit|heap out of memory/.test(stderr)) return fail(`it ran out of memory: the limit is ${SCENARIO_HEAP_MIB} MiB`);
@@ -179,6 +228,15 @@ function runInChild(code: string, cwd: string, shown: string): Promise<Reply> {
     });
     child.stdin!.end(code);
   });
+}
+
+/** The child's whole process group: `timeout` (when there is one) and the Node under it. */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL'); // already gone, or no process groups (Windows)
+  }
 }
 
 const NAMESPACE = 'scenario-folder';
@@ -291,9 +349,9 @@ export async function bundleScenarioModule(entry: string, root: string, shown: s
  */
 export async function loadScenarioModule(path: string, root: string, shown: string): Promise<unknown> {
   const code = await bundleScenarioModule(path, root, shown);
-  const reply = await runInChild(code, dirname(path), shown);
+  const reply = await runInChild(code, shown);
   if (reply.kind === 'error') throw new InputError(`${shown}: cannot load the scenario module (${reply.message})`);
   if (reply.kind === 'none') return undefined;
-  if (reply.json.length > MAX_INPUT_BYTES) throw new InputError(`${shown}: the scenario module's default export is over ${MAX_INPUT_BYTES} bytes (64 MiB) as JSON`);
+  if (Buffer.byteLength(reply.json) > MAX_INPUT_BYTES) throw new InputError(`${shown}: the scenario module's default export is over ${MAX_INPUT_BYTES} bytes (64 MiB) as JSON`);
   return parseJsonText(reply.json, `${shown} (its default export)`);
 }

@@ -29,3 +29,16 @@ export async function until<T>(probe: () => T | undefined, ms: number): Promise<
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Linux: every process below `pid` (children, their children, …). */
+export function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+/** The Node process loading a scenario module below `pid` (under coreutils' timeout where there is one). */
+export function scenarioLoaderOf(pid: number): number | undefined {
+  return descendantsOf(pid).find((child) => {
+    const command = commandLine(child);
+    return command.startsWith(`${process.execPath} `) && command.includes('--input-type=module');
+  });
+}
