@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { markdownCellCode, markdownCode, markdownFence, markdownText, shellCommand } from '../core/escape.ts';
 import { SdkLineSchema } from '../core/domain.ts';
 import { terminalLine } from '../core/escape.ts';
-import { sortKeys } from '../io/json-files.ts';
+import { jsonText, sortKeys } from '../io/json-files.ts';
 import type { Finding } from './explore.ts';
 import type { UserScenario } from '../io/user-scenarios.ts';
 import { describeSequence, describeStep, initialState, pageCount, PROPERTIES, resultFor, toJsonSchema, toolDefinition, type PropertyName, type Sequence } from './model.ts';
@@ -85,7 +85,7 @@ export function findingSlug(findingClass: string): string {
     .replace(/^-|-$/g, '');
 }
 
-const canonical = (value: unknown) => `${JSON.stringify(sortKeys(value), null, 2)}\n`;
+const canonical = (value: unknown) => `${jsonText(sortKeys(value), 2)}\n`;
 
 export function serializeFinding(finding: Finding): string {
   const file: FindingFile = { schemaVersion: FINDING_FILE_VERSION, class: finding.class, oracle: finding.oracle, clients: [...finding.clients], sequence: finding.sequence as FindingFile['sequence'] };

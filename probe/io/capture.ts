@@ -17,7 +17,7 @@ import {
 import { unlessDropped } from '../core/dropped.ts';
 import { InputError } from '../core/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './files.ts';
-import { readJsonFile, validateJson } from './json-files.ts';
+import { jsonText, readJsonFile, validateJson } from './json-files.ts';
 
 const IdSchema = z.union([z.string(), z.number()]);
 
@@ -131,7 +131,7 @@ export function captureFileText(capture: { readonly name: string; readonly tool:
   }
   // The values as given where zod's output left an own `__proto__` key out (core/dropped.ts unlessDropped).
   const pair = unlessDropped(given, validateJson(given, path, PairSchema, 'replay capture'));
-  return `${JSON.stringify(pair, null, 2)}\n`;
+  return `${jsonText(pair, 2)}\n`;
 }
 
 export function readCapture(path: string, shownPath: string = path): Capture {

@@ -10,6 +10,7 @@ import { CaseRecordSchema, FindingSchema, type CaseRecord, type Finding } from '
 import { unlessDropped } from '../core/dropped.ts';
 import { InputError } from '../core/errors.ts';
 import { readInputText } from './files.ts';
+import { jsonText } from './json-files.ts';
 
 const HeaderSchema = z.object({ kind: z.literal('journal'), version: z.literal(1), run: z.string() }).strict();
 const LineSchema = z.object({ kind: z.literal('case'), record: CaseRecordSchema, lint: z.array(FindingSchema).nullable() }).strict();
@@ -83,12 +84,12 @@ export function openLineJournal<T>(path: string, run: string, resumed: boolean):
     position += bytes.length;
     return { at, bytes: bytes.length };
   };
-  if (!resumed) write(`${JSON.stringify({ kind: 'journal', version: 1, run })}\n`);
+  if (!resumed) write(`${jsonText({ kind: 'journal', version: 1, run })}\n`);
   let open = true;
   return {
     earlier,
     append(line) {
-      return open ? write(`${JSON.stringify(line)}\n`) : undefined;
+      return open ? write(`${jsonText(line)}\n`) : undefined;
     },
     read({ at, bytes }) {
       const buffer = Buffer.allocUnsafe(bytes);

@@ -4,7 +4,20 @@ import { z } from 'zod';
 import { CaseRecordSchema, EnvironmentSchema, RESULT_SCHEMA_VERSION, ResultFileSchema, type CaseRecord, type Environment, type ResultFile, type ResultHeader } from '../core/domain.ts';
 import { unlessDropped } from '../core/dropped.ts';
 import { InputError } from '../core/errors.ts';
+import { terminalJson } from '../core/escape.ts';
 import { MAX_JSON_DEPTH, MAX_WRITTEN_JSON_DEPTH, parseJsonText, readInputText } from './files.ts';
+
+/**
+ * The JSON text of `value` for a file (`indent` as JSON.stringify's `space`): JSON.stringify's text with
+ * every character that acts on a terminal or reorders what a reader sees (DEL, C1, bidi controls,
+ * U+2028/2029, U+FEFF; C0 it escapes itself) written as a `\uXXXX` escape (terminalJson), which any JSON
+ * parser reads back as the same character (RFC 8259 §7). So `cat` of a file the probe wrote, an editor or
+ * GitHub shows what `--format json` shows on stdout (issue 20: Trojan Source, CVE-2021-42574), and the
+ * value read back is the one written. Every JSON file the probe writes is made here.
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  return terminalJson(JSON.stringify(value, null, indent));
+}
 
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
@@ -46,7 +59,7 @@ export function orderEnvironment(environment: Environment): Record<string, unkno
 export const CASE_FIELD_LEVEL = 3;
 
 /**
- * The bytes of `value` as `JSON.stringify(value, null, 2)` writes it with its first line at `level`
+ * The bytes of `value` as `jsonText(value, 2)` writes it with its first line at `level`
  * (two spaces a level), counted without making the text: a value of a few MiB nested a few hundred deep
  * is gigabytes of indentation, past V8's longest string. Walked without recursion.
  */
@@ -56,7 +69,8 @@ export function prettyJsonBytes(value: unknown, level: number): number {
   while (stack.length > 0) {
     const [item, at] = stack.pop()!;
     if (item === null || typeof item !== 'object') {
-      total += Buffer.byteLength(JSON.stringify(item) ?? 'null');
+      // Escaped as written: a character terminalJson escapes is 6 bytes in the file, not its 2 or 3 of UTF-8.
+      total += Buffer.byteLength(item === undefined ? 'null' : jsonText(item));
       continue;
     }
     const entries = Array.isArray(item) ? item.map((v) => [undefined, v] as const) : Object.entries(item).filter(([, v]) => v !== undefined);
@@ -68,7 +82,7 @@ export function prettyJsonBytes(value: unknown, level: number): number {
     // the closing bracket's line at `at`.
     total += 2 + entries.length * (2 * (at + 1) + 1) + (entries.length - 1) + 2 * at + 1;
     for (const [key, child] of entries) {
-      if (key !== undefined) total += Buffer.byteLength(JSON.stringify(key)) + 2;
+      if (key !== undefined) total += Buffer.byteLength(jsonText(key)) + 2;
       stack.push([child, at + 1]);
     }
   }
@@ -98,14 +112,14 @@ export function* serializeResultPieces(header: ResultHeader, cases: Iterable<Cas
     if (key === 'matrix' || key === 'summary') return inSchemaOrder(ResultFileSchema.shape[key], value as object);
     return value;
   });
-  const empty = JSON.stringify(ordered, null, 2);
+  const empty = jsonText(ordered, 2);
   const opening = '"cases": []\n}';
   if (!empty.endsWith(opening)) throw new Error('serialize: unexpected header text');
   yield empty.slice(0, -']\n}'.length);
   let count = 0;
   for (const record of cases) {
     // JSON.stringify's indentation of an element two levels deep; strings never hold a raw newline.
-    yield `${count === 0 ? '\n' : ',\n'}    ${JSON.stringify(orderCaseRecord(record), null, 2).replaceAll('\n', '\n    ')}`;
+    yield `${count === 0 ? '\n' : ',\n'}    ${jsonText(orderCaseRecord(record), 2).replaceAll('\n', '\n    ')}`;
     count += 1;
   }
   yield count === 0 ? ']\n}\n' : '\n  ]\n}\n';

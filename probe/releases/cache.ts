@@ -10,6 +10,7 @@ import type { ReleaseLine } from '../core/domain.ts';
 import { sdkLineOf, SERVER_PACKAGES, type ReleaseIdentity, type Side } from '../core/release.ts';
 import { InputError } from '../core/errors.ts';
 import { makeFolder, writeFileAtomic } from '../io/files.ts';
+import { jsonText } from '../io/json-files.ts';
 import { lockedIntegrity } from '../io/lockfile.ts';
 import { CLIENT_ENTRY, CLIENT_PACKAGES, RELEASE_PEERS } from '../clients/packages.ts';
 
@@ -133,10 +134,10 @@ export class ReleaseCache {
   private async addAndInstall(dependencies: Record<string, string>, what: string): Promise<void> {
     makeFolder(this.dir, `the release cache ${this.dir}`);
     const manifest = readManifest(this.dir);
-    const before = JSON.stringify(manifest, null, 2);
+    const before = jsonText(manifest, 2);
     Object.assign(manifest.dependencies, dependencies);
     manifest.dependencies = Object.fromEntries(Object.entries(manifest.dependencies).sort(([a], [b]) => a.localeCompare(b)));
-    writeFileAtomic(join(this.dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    writeFileAtomic(join(this.dir, 'package.json'), `${jsonText(manifest, 2)}\n`);
     writeFileAtomic(join(this.dir, 'load.mjs'), LOADER);
     try {
       await runNpmInstall(this.dir);

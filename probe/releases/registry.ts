@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../core/errors.ts';
 import { makeFolder, writeFileAtomic } from '../io/files.ts';
+import { jsonText } from '../io/json-files.ts';
 import type { PublishedVersions } from './spec.ts';
 
 const NpmViewSchema = z.object({
@@ -88,7 +89,7 @@ export async function publishedVersions(
   try {
     const published = await npmView(packageName);
     makeFolder(join(cacheDir, 'registry'), `the release cache ${cacheDir}`);
-    writeFileAtomic(cacheFile(cacheDir, packageName), `${JSON.stringify({ ...published, fetchedAt: now } satisfies CachedVersions)}\n`);
+    writeFileAtomic(cacheFile(cacheDir, packageName), `${jsonText({ ...published, fetchedAt: now } satisfies CachedVersions)}\n`);
     return { published, source: 'registry' };
   } catch (error) {
     const reason = (error as Error).message.split('\n')[0];

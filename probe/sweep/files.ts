@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { CaseRecordSchema } from '../core/domain.ts';
 import { ReleaseIdentitySchema } from '../core/release.ts';
-import { inSchemaOrder, orderCaseRecord, orderEnvironment, sortKeys } from '../io/json-files.ts';
+import { inSchemaOrder, jsonText, orderCaseRecord, orderEnvironment, sortKeys } from '../io/json-files.ts';
 import type { SweepBaseline } from './gates.ts';
 import { ChangePointSchema, ReleaseRunSchema, SweepResultSchema, type ReleaseRun, type SweepResult } from './model.ts';
 
@@ -20,7 +20,7 @@ export function serializeSweep(result: SweepResult): string {
     if (key === 'releases') return result.releases.map(orderRelease);
     return value;
   });
-  return `${JSON.stringify(ordered, null, 2)}\n`;
+  return `${jsonText(ordered, 2)}\n`;
 }
 
 const FailedRunSchema = ReleaseRunSchema.options[1];
@@ -45,7 +45,7 @@ const NdjsonSummarySchema = z
  */
 export const SweepNdjsonLineSchema = z.discriminatedUnion('type', [NdjsonCaseSchema, NdjsonFailedSchema, NdjsonChangePointSchema, NdjsonSummarySchema]);
 
-const line = (schema: z.ZodObject, value: object, field?: (key: string, value: unknown) => unknown) => `${JSON.stringify(inSchemaOrder(schema, value, field))}\n`;
+const line = (schema: z.ZodObject, value: object, field?: (key: string, value: unknown) => unknown) => `${jsonText(inSchemaOrder(schema, value, field))}\n`;
 
 /** The NDJSON lines of one release (printed as the sweep goes, in plan order). */
 export function ndjsonReleaseLines(run: ReleaseRun): string {
@@ -91,5 +91,5 @@ export function serializeBaseline(baseline: SweepBaseline): string {
       behaviours: sortKeys(entry.behaviours),
     })),
   };
-  return `${JSON.stringify(ordered, null, 2)}\n`;
+  return `${jsonText(ordered, 2)}\n`;
 }
