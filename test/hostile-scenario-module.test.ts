@@ -349,6 +349,49 @@ describe('what a trusted module cannot do in its child Node', () => {
     expect(await until(() => (alive(loader) ? undefined : true), 15_000)).toBe(true);
   }, 45_000);
 
+  // A third hostile review: process._debugProcess(pid) sends SIGUSR1 to any pid (-1: every process of the
+  // user), unchecked by the permission model. It opened another Node's inspector, which the module then
+  // drove over the network, and it ended the timeout above the child.
+  it.runIf(process.platform === 'linux')("cannot open another Node process's inspector with process._debugProcess", async () => {
+    const f = folder();
+    const victim = spawn(process.execPath, ['--inspect-port=0', '-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    onTestFinished(() => void victim.kill('SIGKILL'));
+    let said = '';
+    victim.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    f.file('in/a.ts', `(process as unknown as { _debugProcess(pid: number): void })._debugProcess(${victim.pid});\nexport default ${SCENARIO};\n`);
+    expectRefused(await run(f), /it threw at import: a scenario module cannot signal processes/, f);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(said).not.toContain('Debugger listening');
+    expect(victim.exitCode).toBeNull();
+  }, 20_000);
+
+  it.runIf(process.platform === 'linux')('cannot end the timeout above it, and so still ends after a SIGKILLed probe', async () => {
+    const f = folder();
+    f.file('in/a.ts', `try { (process as unknown as { _debugProcess(pid: number): void })._debugProcess(process.ppid); } catch {}\nsetInterval(() => {}, 1000);\nawait new Promise(() => {});\nexport default ${SCENARIO};\n`);
+    const probe = spawn(process.execPath, [LAUNCHER, '--scenarios', f.at('in'), '--allow-scenario-code', '--case', 'mine', '--out', f.at('out.json')], { stdio: 'ignore' });
+    const loader = await until(() => scenarioLoaderOf(probe.pid!), 20_000);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    onTestFinished(() => void (alive(loader) && process.kill(loader, 'SIGKILL')));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    probe.kill('SIGKILL');
+    await once(probe, 'exit');
+    expect(await until(() => (alive(loader) ? undefined : true), 15_000)).toBe(true);
+  }, 45_000);
+
+  it('says a module that prints over 64 MiB printed, not that its export is too large', async () => {
+    const f = folder();
+    f.file('in/a.ts', `process.stdout.write('x'.repeat(${MAX_INPUT_BYTES} + 1024));\nexport default ${SCENARIO};\n`);
+    expectRefused(await run(f), /it printed over 67108864 bytes to stdout at import: 'xxx/, f);
+  }, 30_000);
+
   it('cannot stop the runner from ending the child: process.exit is fixed', async () => {
     const f = folder();
     f.file('in/a.ts', `(process as unknown as { exit: unknown }).exit = () => {};\nexport default ${SCENARIO};\n`);

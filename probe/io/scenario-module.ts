@@ -44,9 +44,10 @@ const RUNNER = `
 // The permission model (Node 20) leaves open what kill(2) reaches, Unix-domain sockets and trace files,
 // and process.binding closed. Each is taken from the module before it runs, by replacing the one function
 // every path to it goes through (fixed, so it cannot be put back):
-// - process.kill and process._kill, os.setPriority, and the kill of the native process handle that every
-//   ChildProcess makes in its constructor, spawned or not (the permission model refuses only the spawn; an
-//   unspawned handle's kill signals pid 0, the whole process group);
+// - process.kill and process._kill, process._debugProcess (a SIGUSR1 to any pid, -1 included: it opened
+//   another Node's inspector, and ended coreutils' timeout above the child), os.setPriority, and the kill
+//   of the native process handle that every ChildProcess makes in its constructor, spawned or not (the
+//   permission model refuses only the spawn; an unspawned handle's kill signals pid 0, the process group);
 // - bind and connect of the native pipe handle (stdin's: a pipe), which every Unix-domain socket uses,
 //   listening or connecting (a module reached local services, and made socket files anywhere);
 // - trace_events' createTracing, whose agent writes trace files into the working folder;
@@ -60,7 +61,7 @@ import traceEvents from 'node:trace_events';
 const refused = (what) => () => { throw new Error('a scenario module cannot ' + what); };
 const fix = (owner, name, value) => Object.defineProperty(owner, name, { value, writable: false, configurable: false });
 const noSignal = refused('signal processes or change their priority');
-for (const [owner, name] of [[process, 'kill'], [process, '_kill'], [os, 'setPriority'], [Object.getPrototypeOf(new ChildProcess()._handle), 'kill']]) fix(owner, name, noSignal);
+for (const [owner, name] of [[process, 'kill'], [process, '_kill'], [process, '_debugProcess'], [process, '_debugEnd'], [os, 'setPriority'], [Object.getPrototypeOf(new ChildProcess()._handle), 'kill']]) fix(owner, name, noSignal);
 const pipeHandle = Object.getPrototypeOf(process.stdin._handle);
 for (const name of ['bind', 'connect']) fix(pipeHandle, name, refused('use Unix-domain sockets'));
 fix(traceEvents, 'createTracing', refused('write trace files'));
@@ -215,8 +216,9 @@ function runInChild(code: string, shown: string): Promise<Reply> {
       clearTimeout(timer);
       rmSync(cwd, { recursive: true, force: true });
       if (timedOut) return fail(`it did not finish loading within ${SCENARIO_LOAD_TIMEOUT_MS / 1000} s`);
-      if (tooLarge) return fail(`its default export is over ${MAX_INPUT_BYTES} bytes (64 MiB) as JSON`);
       const text = Buffer.concat(stdout).toString('utf8');
+      if (tooLarge && text.startsWith('value\n')) return fail(`its default export is over ${MAX_INPUT_BYTES} bytes (64 MiB) as JSON`);
+      if (tooLarge) return fail(`it printed over ${MAX_INPUT_BYTES} bytes to stdout at import: '${firstLine(text)}'; a scenario module only exports its scenarios`);
       const reply = text === '' ? undefined : parseReply(text);
       if (reply?.kind === 'printed') return fail(`it printed to stdout at import: '${firstLine(text)}'; a scenario module only exports its scenarios`);
       if (reply && status === 0) return resolvePromise(reply);
