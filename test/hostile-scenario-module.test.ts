@@ -47,6 +47,31 @@ function expectRefused(result: MainRun, message: RegExp, f: ReturnType<typeof fo
   expect(readdirSync(f.dir)).not.toContain('out.json');
 }
 
+/** Whether a process is alive (signal 0 only asks). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs the shipped command on `f`'s module, SIGKILLs the probe once the module has had time to run
+ * (killed before, the first design's child still ended), and waits for its loader to end: true when it did
+ * within 15 s.
+ */
+async function loaderEndsAfterProbeIsKilled(f: ReturnType<typeof folder>): Promise<true> {
+  const probe = spawn(process.execPath, [LAUNCHER, '--scenarios', f.at('in'), '--allow-scenario-code', '--case', 'mine', '--out', f.at('out.json')], { stdio: 'ignore' });
+  const loader = await until(() => scenarioLoaderOf(probe.pid!), 20_000);
+  onTestFinished(() => void (alive(loader) && process.kill(loader, 'SIGKILL')));
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  probe.kill('SIGKILL');
+  await once(probe, 'exit');
+  return until(() => (alive(loader) ? undefined : true), 15_000);
+}
+
 /** A TCP listener on 127.0.0.1 that counts who connects: a module that ran at all reaches it. */
 async function listener() {
   let connections = 0;
@@ -331,22 +356,7 @@ describe('what a trusted module cannot do in its child Node', () => {
     // What the first design relied on to end the child was the module's to undo: its disconnect listener,
     // and process.exit (fixed now, so the assignment may throw).
     f.file('in/a.ts', `process.removeAllListeners('disconnect');\ntry { (process as unknown as { exit: unknown }).exit = () => {}; } catch {}\nsetInterval(() => {}, 1000);\nawait new Promise(() => {});\nexport default ${SCENARIO};\n`);
-    const probe = spawn(process.execPath, [LAUNCHER, '--scenarios', f.at('in'), '--allow-scenario-code', '--case', 'mine', '--out', f.at('out.json')], { stdio: 'ignore' });
-    const loader = await until(() => scenarioLoaderOf(probe.pid!), 20_000);
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    onTestFinished(() => void (alive(loader) && process.kill(loader, 'SIGKILL')));
-    // Long enough for the module to have run (killed before, the first design's child still ended).
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    probe.kill('SIGKILL');
-    await once(probe, 'exit');
-    expect(await until(() => (alive(loader) ? undefined : true), 15_000)).toBe(true);
+    expect(await loaderEndsAfterProbeIsKilled(f)).toBe(true);
   }, 45_000);
 
   // A third hostile review: process._debugProcess(pid) sends SIGUSR1 to any pid (-1: every process of the
@@ -369,21 +379,7 @@ describe('what a trusted module cannot do in its child Node', () => {
   it.runIf(process.platform === 'linux')('cannot end the timeout above it, and so still ends after a SIGKILLed probe', async () => {
     const f = folder();
     f.file('in/a.ts', `try { (process as unknown as { _debugProcess(pid: number): void })._debugProcess(process.ppid); } catch {}\nsetInterval(() => {}, 1000);\nawait new Promise(() => {});\nexport default ${SCENARIO};\n`);
-    const probe = spawn(process.execPath, [LAUNCHER, '--scenarios', f.at('in'), '--allow-scenario-code', '--case', 'mine', '--out', f.at('out.json')], { stdio: 'ignore' });
-    const loader = await until(() => scenarioLoaderOf(probe.pid!), 20_000);
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    onTestFinished(() => void (alive(loader) && process.kill(loader, 'SIGKILL')));
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    probe.kill('SIGKILL');
-    await once(probe, 'exit');
-    expect(await until(() => (alive(loader) ? undefined : true), 15_000)).toBe(true);
+    expect(await loaderEndsAfterProbeIsKilled(f)).toBe(true);
   }, 45_000);
 
   it('says a module that prints over 64 MiB printed, not that its export is too large', async () => {
