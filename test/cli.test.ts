@@ -90,7 +90,10 @@ describe('mcp-sdk-probe', () => {
     [['--frobnicate'], /unknown option '--frobnicate'/],
     [['--timeout', '0'], /--timeout takes a whole number of milliseconds above 0, got '0'/],
     [['--timeout', 'soon'], /--timeout/],
-    [['stray'], /too many arguments/],
+    [['stray'], /^mcp-sdk-probe: unknown command 'stray': the commands are sweep, replay, merge, explore, help \(see --help\)\n$/],
+    // Issue 21: commander 14 puts its suggestion on a second line, which the one-line message showed as a literal \n.
+    [['--formt', 'table'], /^mcp-sdk-probe: unknown option '--formt'; did you mean --format\? \(see --help\)\n$/],
+    [['swep'], /^mcp-sdk-probe: unknown command 'swep': the commands are sweep, replay, merge, explore, help \(see --help\)\n$/],
     [['--case', 'no-such-case'], /--case no-such-case matches no case of matrix audit/],
     [['--update', '--case', 'v1/*'], /--update records the whole matrix/],
     [['--matrix', 'everything'], /--matrix everything: expected one of audit, extended, ecosystem, all/],
@@ -101,6 +104,32 @@ describe('mcp-sdk-probe', () => {
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(message);
     expect(existsSync(out)).toBe(false);
+  });
+
+  // Issue 21: `help sweep` was "too many arguments" (commander adds no help command beside a root action).
+  it.each([
+    [['--help'], 'Usage: mcp-sdk-probe [options] [command]'],
+    [['-h'], 'Usage: mcp-sdk-probe [options] [command]'],
+    [['help'], 'Usage: mcp-sdk-probe [options] [command]'],
+    ...['sweep', 'replay', 'merge', 'explore'].flatMap((command) => [
+      [['help', command], `Usage: mcp-sdk-probe ${command} `],
+      [[command, '--help'], `Usage: mcp-sdk-probe ${command} `],
+      [[command, '-h'], `Usage: mcp-sdk-probe ${command} `],
+    ]),
+  ])('%j prints the help and exits 0', async (args, usage) => {
+    const run = await runMain(args);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith(usage)).toBe(true);
+  });
+
+  it('help of no such command exits 2 and names the commands', async () => {
+    const run = await runMain(['help', 'swep']);
+    expect(run).toEqual({ code: 2, stdout: '', stderr: "mcp-sdk-probe: unknown command 'swep': the commands are sweep, replay, merge, explore, help (see --help)\n" });
+  });
+
+  it('the help lists the help command', async () => {
+    expect((await runMain(['--help'])).stdout).toMatch(/\n  help \[command\] +show the help of a command\n/);
   });
 
   it('refuses --update in CI and keeps the recorded file', async () => {

@@ -62,6 +62,19 @@ const ALLOW_CODE = ['--allow-scenario-code', 'let --scenarios run its .ts/.mts s
 
 type Action = () => Promise<number>;
 
+function unknownCommand(program: Command, name: string): Action {
+  const commands = program.commands.map((c) => c.name()).join(', ');
+  return () => Promise.reject(new InputError(`unknown command '${name}': the commands are ${commands} (see --help)`));
+}
+
+/**
+ * Commander's message as the one line the CLI prints: commander 14 puts its suggestion on a line of its
+ * own (lib/suggestSimilar.js, `\n(Did you mean --format?)`), which oneLine would show as a literal `\n`.
+ */
+function commanderMessage(error: CommanderError): string {
+  return error.message.replace(/^error: /, '').replace(/\n\(Did you mean (.*)\?\)$/, '; did you mean $1?');
+}
+
 function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Action) => void): Command {
   const program = new Command(HARNESS.name)
     .description(
@@ -89,8 +102,10 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option(ALLOW_CODE[0], ALLOW_CODE[1], false)
     .addOption(jobsOption('cases', 'one thread per 32 cases, up to the number of cores'))
     .option('--resume', 'continue an interrupted run from its journal (<result file>.journal.ndjson): run only the cases it lacks', false)
-    .allowExcessArguments(false)
-    .action(() => setAction(() => runAuditCommand(program.opts<AuditOptions>(), io, argv)));
+    // An operand here is a mistyped command (`swep`): worded by unknownCommand, not as commander's
+    // "too many arguments".
+    .allowExcessArguments(true)
+    .action(() => setAction(program.args[0] === undefined ? () => runAuditCommand(program.opts<AuditOptions>(), io, argv) : unknownCommand(program, program.args[0])));
 
   const sweep = program
     .command('sweep')
@@ -165,6 +180,17 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .allowExcessArguments(false)
     .action(() => setAction(async () => (await import('./explore.ts')).runExploreCommand(explore.opts<ExploreOptions>(), io)));
 
+  // Commander adds its implicit `help [command]` only to a program without an action of its own (commander
+  // 14 Command._getHelpCommand), and the audit is the root's action: `help sweep` was "too many arguments".
+  program
+    .command('help')
+    .description('show the help of a command')
+    .argument('[command]', 'the command (default: the whole program)')
+    .action((name: string | undefined) => {
+      const command = name === undefined ? program : program.commands.find((c) => c.name() === name);
+      setAction(command ? async () => (command.outputHelp(), EXIT.ok) : unknownCommand(program, name ?? ''));
+    });
+
   return program
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => {} });
@@ -184,7 +210,7 @@ export async function main(argv: readonly string[], processIo: CliIo): Promise<n
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
-      io.stderr(`${HARNESS.name}: ${oneLine(error.message.replace(/^error: /, ''))} (see --help)\n`);
+      io.stderr(`${HARNESS.name}: ${oneLine(commanderMessage(error))} (see --help)\n`);
       return EXIT.usage;
     }
     throw error;
