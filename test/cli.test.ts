@@ -107,11 +107,11 @@ describe('mcp-sdk-probe', () => {
   });
 
   // Issue 21: `help sweep` was "too many arguments" (commander adds no help command beside a root action).
-  it.each([
+  it.each<[string[], string]>([
     [['--help'], 'Usage: mcp-sdk-probe [options] [command]'],
     [['-h'], 'Usage: mcp-sdk-probe [options] [command]'],
     [['help'], 'Usage: mcp-sdk-probe [options] [command]'],
-    ...['sweep', 'replay', 'merge', 'explore'].flatMap((command) => [
+    ...['sweep', 'replay', 'merge', 'explore'].flatMap((command): [string[], string][] => [
       [['help', command], `Usage: mcp-sdk-probe ${command} `],
       [[command, '--help'], `Usage: mcp-sdk-probe ${command} `],
       [[command, '-h'], `Usage: mcp-sdk-probe ${command} `],
