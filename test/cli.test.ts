@@ -128,6 +128,18 @@ describe('mcp-sdk-probe', () => {
     expect(run).toEqual({ code: 2, stdout: '', stderr: "mcp-sdk-probe: unknown command 'swep': the commands are sweep, replay, merge, explore, help (see --help)\n" });
   });
 
+  // A subcommand's usage error points at that command's help, where its options are (the root's --help
+  // lists only the audit's).
+  it.each([
+    [['sweep', '--v3', '1.0.0'], "mcp-sdk-probe: unknown option '--v3'; did you mean one of --v1, --v2? (see sweep --help)\n"],
+    [['replay'], "mcp-sdk-probe: missing required argument 'capture' (see replay --help)\n"],
+    [['merge'], "mcp-sdk-probe: missing required argument 'files' (see merge --help)\n"],
+    [['explore', '--runs', '0'], "mcp-sdk-probe: option '--runs <n>' argument '0' is invalid. --runs takes a whole number above 0, got '0' (see explore --help)\n"],
+    [['help', 'sweep', 'extra'], "mcp-sdk-probe: too many arguments for 'help'. Expected 1 argument but got 2. (see help --help)\n"],
+  ])('%j: exit 2, pointing at that command\'s help', async (args, stderr) => {
+    expect(await runMain(args)).toEqual({ code: 2, stdout: '', stderr });
+  });
+
   it('the help lists the help command', async () => {
     expect((await runMain(['--help'])).stdout).toMatch(/\n  help \[command\] +show the help of a command\n/);
   });

@@ -186,6 +186,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .command('help')
     .description('show the help of a command')
     .argument('[command]', 'the command (default: the whole program)')
+    .allowExcessArguments(false)
     .action((name: string | undefined) => {
       const command = name === undefined ? program : program.commands.find((c) => c.name() === name);
       setAction(command ? async () => (command.outputHelp(), EXIT.ok) : unknownCommand(program, name ?? ''));
@@ -202,15 +203,19 @@ export async function main(argv: readonly string[], processIo: CliIo): Promise<n
   const program = buildProgram(io, argv, (chosen) => {
     action = chosen;
   });
+  // Which command's usage was wrong (commander reports it through that command's outputError), so the
+  // message points at its own help: the root's --help lists only the audit's options.
+  let misused: Command | undefined;
   for (const command of [program, ...program.commands]) {
-    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => {} });
+    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => void (misused = command) });
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
-      io.stderr(`${HARNESS.name}: ${oneLine(commanderMessage(error))} (see --help)\n`);
+      const help = misused && misused !== program ? `${misused.name()} --help` : '--help';
+      io.stderr(`${HARNESS.name}: ${oneLine(commanderMessage(error))} (see ${help})\n`);
       return EXIT.usage;
     }
     throw error;
