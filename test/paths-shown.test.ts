@@ -2,7 +2,7 @@
 // at this machine can use it from the working folder (relative inside it, absolute outside it), not as a
 // report names it (displayPath: a bare file name outside the working folder, so `cd repro-v1` for
 // --out /some/dir/repro-v1 went nowhere). The real CLI in-process, the pinned clients, no registry.
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -70,6 +70,18 @@ describe('paths the CLI prints to use', () => {
     expect(done.stdout).toContain(`\nResult written to ${join(elsewhere, 'latest.json')}\n`);
     const inside = await run([...oneCase, '--out', 'latest.json']);
     expect(inside.stdout).toContain('\nResult written to latest.json\n');
+  });
+
+  it('explore: the findings table and the known-findings line name the files where they are', async () => {
+    const known = join(elsewhere, 'known.json');
+    const out = join(elsewhere, 'findings');
+    const done = await run(['explore', '--runs', '40', '--known', known, '--out', out, '--update']);
+    expect(done.code, done.stderr).toBe(0);
+    const files = readdirSync(out).filter((f) => f.endsWith('.json'));
+    expect(files.length).toBeGreaterThan(0);
+    // Each finding's file, as `explore --replay FILE` takes it from here.
+    for (const file of files) expect(done.stdout).toContain(` ${join(out, file)}\n`);
+    expect(done.stdout).toContain(`(${known}: none recorded)\nrecorded the findings in ${known}\n`);
   });
 
   it('sweep --format html --out outside the working folder: the page and the result JSON where they are', async () => {
