@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ResultFileSchema } from '../probe/core/domain.ts';
 import { RECORDED, ROOT } from './helpers/cli.ts';
 import { runMain } from './helpers/main.ts';
-import { TEST_PROJECT } from './helpers/test-project.ts';
+import { TEST_PROJECT, TEST_RESULTS } from './helpers/test-project.ts';
 import { expectValidResult } from './helpers/schema.ts';
 
 let dir: string;
@@ -138,6 +138,21 @@ describe('mcp-sdk-probe', () => {
     [['help', 'sweep', 'extra'], "mcp-sdk-probe: too many arguments for 'help'. Expected 1 argument but got 2. (see help --help)\n"],
   ])('%j: exit 2, pointing at that command\'s help', async (args, stderr) => {
     expect(await runMain(args)).toEqual({ code: 2, stdout: '', stderr });
+  });
+
+  // The default output paths as they are from where the command runs: from an installed package they are
+  // ./mcp-sdk-probe-results/…, not the results/… the help said (here the tests' results folder stands in).
+  it.each([
+    [[], 'default: RESULTS/latest.json'],
+    [['sweep'], 'default: RESULTS/sweep-latest.json'],
+    [['merge'], 'default: RESULTS/sweep-latest.json'],
+    [['replay'], 'default: RESULTS/replay-latest.json'],
+    [['explore'], 'default: RESULTS/explore'],
+  ])('%j --help names the default output where it is', async (command, shown) => {
+    const inside = await runMain([...command, '--help']);
+    expect(inside.stdout.replace(/\s+/g, ' ')).toContain(shown.replace('RESULTS', 'results'));
+    const elsewhere = await runMain([...command, '--help'], { cwd: dir });
+    expect(elsewhere.stdout.replace(/\s+/g, ' ')).toContain(shown.replace('RESULTS', TEST_RESULTS));
   });
 
   it('the help lists the help command', async () => {

@@ -1,8 +1,10 @@
 // The command line: parse, call, print, exit code. What it decides is delegated to commands/ and the
 // pure functions they call.
+import { join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runAuditCommand, type AuditOptions } from './audit.ts';
-import { withTerminalMessages, type CliIo } from './io.ts';
+import { DEFAULT_EXPLORE_OUT, DEFAULT_OUT, DEFAULT_SWEEP_OUT, pathToPaste, RESULTS_DIR, withTerminalMessages, type CliIo } from './io.ts';
+import { defaultJsonPathFor } from './report.ts';
 import type { ExploreOptions } from './explore.ts';
 import type { ReplayOptions } from './replay.ts';
 import type { SweepOptions, SweepReportOptions } from './sweep.ts';
@@ -76,6 +78,11 @@ function commanderMessage(error: CommanderError): string {
 }
 
 function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Action) => void): Command {
+  // The default outputs as they are from here: an installed package writes to ./mcp-sdk-probe-results/,
+  // not to the results/ the help used to name (issue 21: paths as the person can use them).
+  const shown = (path: string) => pathToPaste(path, io.cwd);
+  // replay.ts's DEFAULT_REPLAY_OUT (that module loads only when replay runs).
+  const replayOut = join(RESULTS_DIR, 'replay-latest.json');
   const program = new Command(HARNESS.name)
     .description(
       'Run the 13-case isError/outputSchema audit against the pinned MCP TypeScript SDK clients (or other ' +
@@ -85,7 +92,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .enablePositionalOptions()
     .option('--format <format>', 'table (default), json, markdown (evidence for a bug report), junit (for CI) or repro (one case as a standalone folder for a bug report)')
     .option('--json', 'the same as --format json', false)
-    .option('--out <file>', 'write the output here: the result JSON (table, json; default results/latest.json), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)')
+    .option('--out <file>', `write the output here: the result JSON (table, json; default: ${shown(defaultJsonPathFor(DEFAULT_OUT, io))}), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)`)
     .addOption(
       new Option('--case <pattern>', 'run only matching cases: a glob over ids (v2/*, */cold, **/error-*) or a word (off-schema); repeatable')
         .argParser(collect)
@@ -131,7 +138,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .allowExcessArguments(false)
     // Commands other than the audit load when chosen, so the audit's start-up does not pay for them.
     .action(() => setAction(async () => (await import('./sweep.ts')).runSweepCommand(sweep.opts<SweepOptions>(), io)));
-  reportOptions(sweep, 'results/sweep-latest.json');
+  reportOptions(sweep, shown(DEFAULT_SWEEP_OUT));
 
   const replay = program
     .command('replay')
@@ -145,7 +152,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--clients <lines>', 'the client lines to replay through, comma-separated (default: every line: v1,v2,ai-sdk,langchain)')
     .option('--format <format>', 'table (default), json, markdown, junit or repro (one case as a standalone folder)')
     .option('--json', 'the same as --format json', false)
-    .option('--out <file>', 'write the output here: the result JSON (table, json; default results/replay-latest.json), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)')
+    .option('--out <file>', `write the output here: the result JSON (table, json; default: ${shown(defaultJsonPathFor(replayOut, io))}), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)`)
     .addOption(
       new Option('--case <pattern>', 'replay only matching cases (v1/warm/*); --format repro needs exactly one; repeatable')
         .argParser(collect)
@@ -162,7 +169,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .action((files: string[]) =>
       setAction(async () => (await import('./sweep.ts')).runMergeCommand(files, merge.opts<SweepReportOptions>(), io)),
     );
-  reportOptions(merge, 'results/sweep-latest.json');
+  reportOptions(merge, shown(DEFAULT_SWEEP_OUT));
 
   // The default budget runs in about 30 s here against both pinned lines (README: Explore); the default
   // seed is the one results/explore-known.json is recorded with.
@@ -172,7 +179,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .addOption(new Option('--runs <n>', 'sequences to generate (shrinking comes on top)').argParser(positiveInteger('--runs', '')).default(400))
     .addOption(new Option('--seed <s>', 'the seed: the same seed gives the same sequences and findings').argParser(integer('--seed')).default(13))
     .option('--clients <lines>', 'client lines to run, comma-separated', 'v1,v2')
-    .option('--out <dir>', 'write each finding here as <class>.json (replayable) and <class>.md (default: results/explore/)')
+    .option('--out <dir>', `write each finding here as <class>.json (replayable) and <class>.md (default: ${shown(DEFAULT_EXPLORE_OUT)})`)
     .option('--known <file>', 'known findings to compare with (default: results/explore-known.json)')
     .option('--update', 'record this run\'s findings as the known findings (refused when CI is set)', false)
     .option('--replay <file>', 'run one finding file again instead of exploring; exit 1 while it reproduces')
