@@ -155,6 +155,16 @@ describe('mcp-sdk-probe', () => {
     expect(elsewhere.stdout.replace(/\s+/g, ' ')).toContain(shown.replace('RESULTS', TEST_RESULTS));
   });
 
+  // enablePositionalOptions: the root's options before a command's name are the audit's, and the command
+  // never saw them (`--case v1/* sweep` swept every case).
+  it.each([
+    [['--case', 'v1/*', 'sweep', '--v1', '1.32.2'], "mcp-sdk-probe: --case is given before 'sweep', which does not read it there: a command's options go after its name (see sweep --help)\n"],
+    [['--json', 'replay', 'capture.json'], "mcp-sdk-probe: --json is given before 'replay', which does not read it there: a command's options go after its name (see replay --help)\n"],
+    [['--timeout', '100', 'explore'], "mcp-sdk-probe: --timeout is given before 'explore', which does not read it there: a command's options go after its name (see explore --help)\n"],
+  ])('%j: exit 2, a root option before a command is not dropped silently', async (args, stderr) => {
+    expect(await runMain(args)).toEqual({ code: 2, stdout: '', stderr });
+  });
+
   it('the help lists the help command', async () => {
     expect((await runMain(['--help'])).stdout).toMatch(/\n  help \[command\] +show the help of a command\n/);
   });

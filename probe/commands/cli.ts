@@ -216,6 +216,8 @@ export async function main(argv: readonly string[], processIo: CliIo): Promise<n
   for (const command of [program, ...program.commands]) {
     command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => void (misused = command) });
   }
+  let chosen: Command | undefined;
+  program.hook('preAction', (_, actionCommand) => void (chosen = actionCommand));
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
@@ -228,6 +230,13 @@ export async function main(argv: readonly string[], processIo: CliIo): Promise<n
     throw error;
   }
   if (!action) return EXIT.usage;
+  // enablePositionalOptions: the root's options before a command's name are parsed as the audit's, and
+  // the command never sees them (`--case v1/* sweep` swept every case): refused, not dropped silently.
+  const early = chosen && chosen !== program ? program.options.find((o) => program.getOptionValueSource(o.attributeName()) === 'cli') : undefined;
+  if (chosen && early) {
+    io.stderr(`${HARNESS.name}: ${early.long ?? early.flags} is given before '${chosen.name()}', which does not read it there: a command's options go after its name (see ${chosen.name()} --help)\n`);
+    return EXIT.usage;
+  }
   try {
     return await action();
   } catch (error) {
