@@ -21,6 +21,8 @@ describe('pathToPaste', () => {
     ['/home/me/work-2/x.json', '/home/me/work-2/x.json'],
     ['/home/me/work/..x/y.json', '..x/y.json'],
     ['/tmp/x.json', '/tmp/x.json'],
+    // Pasted after `cd` or any command, a leading dash would be read as an option.
+    ['/home/me/work/-rf', './-rf'],
   ])('%s from /home/me/work: %s', (path, shown) => {
     expect(pathToPaste(path, '/home/me/work')).toBe(shown);
   });

@@ -96,7 +96,10 @@ export function pathToPaste(path: string, cwd: string): string {
   const shown = relative(cwd, path);
   if (shown === '') return '.';
   const outside = shown === '..' || shown.startsWith(`..${sep}`) || isAbsolute(shown);
-  return outside ? path : shown.split(sep).join('/');
+  if (outside) return path;
+  const posix = shown.split(sep).join('/');
+  // Pasted after `cd` (or any command), a leading dash would be read as an option.
+  return posix.startsWith('-') ? `./${posix}` : posix;
 }
 
 export function resolveFrom(io: CliIo, path: string | undefined, fallback: string): string {
