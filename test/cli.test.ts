@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ResultFileSchema } from '../probe/core/domain.ts';
 import { RECORDED, ROOT } from './helpers/cli.ts';
 import { runMain } from './helpers/main.ts';
-import { TEST_PROJECT } from './helpers/test-project.ts';
+import { TEST_PROJECT, TEST_RESULTS } from './helpers/test-project.ts';
 import { expectValidResult } from './helpers/schema.ts';
 
 let dir: string;
@@ -90,7 +90,10 @@ describe('mcp-sdk-probe', () => {
     [['--frobnicate'], /unknown option '--frobnicate'/],
     [['--timeout', '0'], /--timeout takes a whole number of milliseconds above 0, got '0'/],
     [['--timeout', 'soon'], /--timeout/],
-    [['stray'], /too many arguments/],
+    [['stray'], /^mcp-sdk-probe: unknown command 'stray': the commands are sweep, replay, merge, explore, help \(see --help\)\n$/],
+    // Issue 21: commander 14 puts its suggestion on a second line, which the one-line message showed as a literal \n.
+    [['--formt', 'table'], /^mcp-sdk-probe: unknown option '--formt'; did you mean --format\? \(see --help\)\n$/],
+    [['swep'], /^mcp-sdk-probe: unknown command 'swep': the commands are sweep, replay, merge, explore, help \(see --help\)\n$/],
     [['--case', 'no-such-case'], /--case no-such-case matches no case of matrix audit/],
     [['--update', '--case', 'v1/*'], /--update records the whole matrix/],
     [['--matrix', 'everything'], /--matrix everything: expected one of audit, extended, ecosystem, all/],
@@ -101,6 +104,69 @@ describe('mcp-sdk-probe', () => {
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(message);
     expect(existsSync(out)).toBe(false);
+  });
+
+  // Issue 21: `help sweep` was "too many arguments" (commander adds no help command beside a root action).
+  it.each<[string[], string]>([
+    [['--help'], 'Usage: mcp-sdk-probe [options] [command]'],
+    [['-h'], 'Usage: mcp-sdk-probe [options] [command]'],
+    [['help'], 'Usage: mcp-sdk-probe [options] [command]'],
+    ...['sweep', 'replay', 'merge', 'explore'].flatMap((command): [string[], string][] => [
+      [['help', command], `Usage: mcp-sdk-probe ${command} `],
+      [[command, '--help'], `Usage: mcp-sdk-probe ${command} `],
+      [[command, '-h'], `Usage: mcp-sdk-probe ${command} `],
+    ]),
+  ])('%j prints the help and exits 0', async (args, usage) => {
+    const run = await runMain(args);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith(usage)).toBe(true);
+  });
+
+  it('help of no such command exits 2 and names the commands', async () => {
+    const run = await runMain(['help', 'swep']);
+    expect(run).toEqual({ code: 2, stdout: '', stderr: "mcp-sdk-probe: unknown command 'swep': the commands are sweep, replay, merge, explore, help (see --help)\n" });
+  });
+
+  // A subcommand's usage error points at that command's help, where its options are (the root's --help
+  // lists only the audit's).
+  it.each([
+    [['sweep', '--v3', '1.0.0'], "mcp-sdk-probe: unknown option '--v3'; did you mean one of --v1, --v2? (see sweep --help)\n"],
+    [['replay'], "mcp-sdk-probe: missing required argument 'capture' (see replay --help)\n"],
+    [['merge'], "mcp-sdk-probe: missing required argument 'files' (see merge --help)\n"],
+    [['explore', '--runs', '0'], "mcp-sdk-probe: option '--runs <n>' argument '0' is invalid. --runs takes a whole number above 0, got '0' (see explore --help)\n"],
+    [['help', 'sweep', 'extra'], "mcp-sdk-probe: too many arguments for 'help'. Expected 1 argument but got 2. (see help --help)\n"],
+  ])('%j: exit 2, pointing at that command\'s help', async (args, stderr) => {
+    expect(await runMain(args)).toEqual({ code: 2, stdout: '', stderr });
+  });
+
+  // The default output paths as they are from where the command runs: from an installed package they are
+  // ./mcp-sdk-probe-results/…, not the results/… the help said (here the tests' results folder stands in).
+  it.each([
+    [[], 'default: RESULTS/latest.json'],
+    [['sweep'], 'default: RESULTS/sweep-latest.json'],
+    [['merge'], 'default: RESULTS/sweep-latest.json'],
+    [['replay'], 'default: RESULTS/replay-latest.json'],
+    [['explore'], 'default: RESULTS/explore'],
+  ])('%j --help names the default output where it is', async (command, shown) => {
+    const inside = await runMain([...command, '--help']);
+    expect(inside.stdout.replace(/\s+/g, ' ')).toContain(shown.replace('RESULTS', 'results'));
+    const elsewhere = await runMain([...command, '--help'], { cwd: dir });
+    expect(elsewhere.stdout.replace(/\s+/g, ' ')).toContain(shown.replace('RESULTS', TEST_RESULTS));
+  });
+
+  // enablePositionalOptions: the root's options before a command's name are the audit's, and the command
+  // never saw them (`--case v1/* sweep` swept every case).
+  it.each([
+    [['--case', 'v1/*', 'sweep', '--v1', '1.32.2'], "mcp-sdk-probe: --case is given before 'sweep', which does not read it there: a command's options go after its name (see sweep --help)\n"],
+    [['--json', 'replay', 'capture.json'], "mcp-sdk-probe: --json is given before 'replay', which does not read it there: a command's options go after its name (see replay --help)\n"],
+    [['--timeout', '100', 'explore'], "mcp-sdk-probe: --timeout is given before 'explore', which does not read it there: a command's options go after its name (see explore --help)\n"],
+  ])('%j: exit 2, a root option before a command is not dropped silently', async (args, stderr) => {
+    expect(await runMain(args)).toEqual({ code: 2, stdout: '', stderr });
+  });
+
+  it('the help lists the help command', async () => {
+    expect((await runMain(['--help'])).stdout).toMatch(/\n  help \[command\] +show the help of a command\n/);
   });
 
   it('refuses --update in CI and keeps the recorded file', async () => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { isCi, wantsColour } from '../probe/commands/cli.ts';
 import { compareWithRecorded } from '../probe/core/compare.ts';
-import type { ResultFile } from '../probe/core/domain.ts';
+import type { Expected, ResultFile } from '../probe/core/domain.ts';
 import { FIXED_ENVIRONMENT } from './fixtures.ts';
 import { renderTerminalReport } from '../probe/render/terminal.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
@@ -39,6 +39,35 @@ describe('terminal report', () => {
       writtenPath: undefined,
     });
     await expect(report).toMatchFileSnapshot('golden/audit-fail.txt');
+  });
+
+  // Issue 21: a failed case's headline already says what was expected and what was observed; a detail
+  // line under it says only what the headline does not (each fact once).
+  it.each<[string, string, Expected, string[]]>([
+    ['outcome', 'v2/warm/error-off-schema', { outcome: 'rejected' }, ['✗ v2/warm/error-off-schema: expected rejected (any error), observed returned isError']],
+    ['code', 'v1/warm/error-off-schema', { outcome: 'rejected', code: -32600 }, ['✗ v1/warm/error-off-schema: expected rejected -32600, observed rejected -32602']],
+    ['isError', 'v1/warm/error-text-only', { outcome: 'returned', isError: false }, ['✗ v1/warm/error-text-only: expected returned, observed returned isError']],
+    [
+      'the thrown class and who rejected, beside a matching code',
+      'v1/warm/error-off-schema',
+      { outcome: 'rejected', code: -32602, name: 'ZodError', by: 'server' },
+      [
+        '✗ v1/warm/error-off-schema: expected rejected -32602, observed rejected -32602',
+        '    expected a thrown ZodError, observed McpError',
+        "    expected the rejection from the server (a JSON-RPC error), it came from the client's outputSchema check",
+      ],
+    ],
+    [
+      'isError and structuredContent',
+      'v1/warm/conforming-success',
+      { outcome: 'returned', isError: true, structuredContent: { value: 8 } },
+      ['✗ v1/warm/conforming-success: expected returned isError, observed returned', '    expected structuredContent {"value":8}, observed {"value":7}'],
+    ],
+  ])('states each fact of a failed case once (%s)', (_, id, expected, block) => {
+    const report = renderTerminalReport({ result: rejudged(result, { [id]: expected }), comparison: undefined, recordedPath: 'results/recorded.json', updatedRecorded: false, writtenPath: undefined });
+    const lines = report.split('\n');
+    const start = lines.indexOf('Failed cases') + 1;
+    expect(lines.slice(start, lines.indexOf('', start))).toEqual(block);
   });
 });
 

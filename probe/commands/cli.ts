@@ -1,8 +1,10 @@
 // The command line: parse, call, print, exit code. What it decides is delegated to commands/ and the
 // pure functions they call.
+import { join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runAuditCommand, type AuditOptions } from './audit.ts';
-import { withTerminalMessages, type CliIo } from './io.ts';
+import { DEFAULT_EXPLORE_OUT, DEFAULT_OUT, DEFAULT_SWEEP_OUT, pathToPaste, RESULTS_DIR, withTerminalMessages, type CliIo } from './io.ts';
+import { defaultJsonPathFor } from './report.ts';
 import type { ExploreOptions } from './explore.ts';
 import type { ReplayOptions } from './replay.ts';
 import type { SweepOptions, SweepReportOptions } from './sweep.ts';
@@ -62,7 +64,25 @@ const ALLOW_CODE = ['--allow-scenario-code', 'let --scenarios run its .ts/.mts s
 
 type Action = () => Promise<number>;
 
+function unknownCommand(program: Command, name: string): Action {
+  const commands = program.commands.map((c) => c.name()).join(', ');
+  return () => Promise.reject(new InputError(`unknown command '${name}': the commands are ${commands} (see --help)`));
+}
+
+/**
+ * Commander's message as the one line the CLI prints: commander 14 puts its suggestion on a line of its
+ * own (lib/suggestSimilar.js, `\n(Did you mean --format?)`), which oneLine would show as a literal `\n`.
+ */
+function commanderMessage(error: CommanderError): string {
+  return error.message.replace(/^error: /, '').replace(/\n\(Did you mean (.*)\?\)$/, '; did you mean $1?');
+}
+
 function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Action) => void): Command {
+  // The default outputs as they are from here: an installed package writes to ./mcp-sdk-probe-results/,
+  // not to the results/ the help used to name (issue 21: paths as the person can use them).
+  const shown = (path: string) => pathToPaste(path, io.cwd);
+  // replay.ts's DEFAULT_REPLAY_OUT (that module loads only when replay runs).
+  const replayOut = join(RESULTS_DIR, 'replay-latest.json');
   const program = new Command(HARNESS.name)
     .description(
       'Run the 13-case isError/outputSchema audit against the pinned MCP TypeScript SDK clients (or other ' +
@@ -72,7 +92,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .enablePositionalOptions()
     .option('--format <format>', 'table (default), json, markdown (evidence for a bug report), junit (for CI) or repro (one case as a standalone folder for a bug report)')
     .option('--json', 'the same as --format json', false)
-    .option('--out <file>', 'write the output here: the result JSON (table, json; default results/latest.json), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)')
+    .option('--out <file>', `write the output here: the result JSON (table, json; default: ${shown(defaultJsonPathFor(DEFAULT_OUT, io))}), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)`)
     .addOption(
       new Option('--case <pattern>', 'run only matching cases: a glob over ids (v2/*, */cold, **/error-*) or a word (off-schema); repeatable')
         .argParser(collect)
@@ -89,8 +109,10 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option(ALLOW_CODE[0], ALLOW_CODE[1], false)
     .addOption(jobsOption('cases', 'one thread per 32 cases, up to the number of cores'))
     .option('--resume', 'continue an interrupted run from its journal (<result file>.journal.ndjson): run only the cases it lacks', false)
-    .allowExcessArguments(false)
-    .action(() => setAction(() => runAuditCommand(program.opts<AuditOptions>(), io, argv)));
+    // An operand here is a mistyped command (`swep`): worded by unknownCommand, not as commander's
+    // "too many arguments".
+    .allowExcessArguments(true)
+    .action(() => setAction(program.args[0] === undefined ? () => runAuditCommand(program.opts<AuditOptions>(), io, argv) : unknownCommand(program, program.args[0])));
 
   const sweep = program
     .command('sweep')
@@ -116,7 +138,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .allowExcessArguments(false)
     // Commands other than the audit load when chosen, so the audit's start-up does not pay for them.
     .action(() => setAction(async () => (await import('./sweep.ts')).runSweepCommand(sweep.opts<SweepOptions>(), io)));
-  reportOptions(sweep, 'results/sweep-latest.json');
+  reportOptions(sweep, shown(DEFAULT_SWEEP_OUT));
 
   const replay = program
     .command('replay')
@@ -130,7 +152,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--clients <lines>', 'the client lines to replay through, comma-separated (default: every line: v1,v2,ai-sdk,langchain)')
     .option('--format <format>', 'table (default), json, markdown, junit or repro (one case as a standalone folder)')
     .option('--json', 'the same as --format json', false)
-    .option('--out <file>', 'write the output here: the result JSON (table, json; default results/replay-latest.json), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)')
+    .option('--out <file>', `write the output here: the result JSON (table, json; default: ${shown(defaultJsonPathFor(replayOut, io))}), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)`)
     .addOption(
       new Option('--case <pattern>', 'replay only matching cases (v1/warm/*); --format repro needs exactly one; repeatable')
         .argParser(collect)
@@ -147,7 +169,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .action((files: string[]) =>
       setAction(async () => (await import('./sweep.ts')).runMergeCommand(files, merge.opts<SweepReportOptions>(), io)),
     );
-  reportOptions(merge, 'results/sweep-latest.json');
+  reportOptions(merge, shown(DEFAULT_SWEEP_OUT));
 
   // The default budget runs in about 30 s here against both pinned lines (README: Explore); the default
   // seed is the one results/explore-known.json is recorded with.
@@ -157,13 +179,25 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .addOption(new Option('--runs <n>', 'sequences to generate (shrinking comes on top)').argParser(positiveInteger('--runs', '')).default(400))
     .addOption(new Option('--seed <s>', 'the seed: the same seed gives the same sequences and findings').argParser(integer('--seed')).default(13))
     .option('--clients <lines>', 'client lines to run, comma-separated', 'v1,v2')
-    .option('--out <dir>', 'write each finding here as <class>.json (replayable) and <class>.md (default: results/explore/)')
+    .option('--out <dir>', `write each finding here as <class>.json (replayable) and <class>.md (default: ${shown(DEFAULT_EXPLORE_OUT)})`)
     .option('--known <file>', 'known findings to compare with (default: results/explore-known.json)')
     .option('--update', 'record this run\'s findings as the known findings (refused when CI is set)', false)
     .option('--replay <file>', 'run one finding file again instead of exploring; exit 1 while it reproduces')
     .option('--format <format>', 'table (default) or markdown (with --replay: the finding as a bug report)')
     .allowExcessArguments(false)
     .action(() => setAction(async () => (await import('./explore.ts')).runExploreCommand(explore.opts<ExploreOptions>(), io)));
+
+  // Commander adds its implicit `help [command]` only to a program without an action of its own (commander
+  // 14 Command._getHelpCommand), and the audit is the root's action: `help sweep` was "too many arguments".
+  program
+    .command('help')
+    .description('show the help of a command')
+    .argument('[command]', 'the command (default: the whole program)')
+    .allowExcessArguments(false)
+    .action((name: string | undefined) => {
+      const command = name === undefined ? program : program.commands.find((c) => c.name() === name);
+      setAction(command ? async () => (command.outputHelp(), EXIT.ok) : unknownCommand(program, name ?? ''));
+    });
 
   return program
     .exitOverride()
@@ -176,20 +210,33 @@ export async function main(argv: readonly string[], processIo: CliIo): Promise<n
   const program = buildProgram(io, argv, (chosen) => {
     action = chosen;
   });
+  // Which command's usage was wrong (commander reports it through that command's outputError), so the
+  // message points at its own help: the root's --help lists only the audit's options.
+  let misused: Command | undefined;
   for (const command of [program, ...program.commands]) {
-    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => {} });
+    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => void (misused = command) });
   }
+  let chosen: Command | undefined;
+  program.hook('preAction', (_, actionCommand) => void (chosen = actionCommand));
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
-      io.stderr(`${HARNESS.name}: ${oneLine(error.message.replace(/^error: /, ''))} (see --help)\n`);
+      const help = misused && misused !== program ? `${misused.name()} --help` : '--help';
+      io.stderr(`${HARNESS.name}: ${oneLine(commanderMessage(error))} (see ${help})\n`);
       return EXIT.usage;
     }
     throw error;
   }
   if (!action) return EXIT.usage;
+  // enablePositionalOptions: the root's options before a command's name are parsed as the audit's, and
+  // the command never sees them (`--case v1/* sweep` swept every case): refused, not dropped silently.
+  const early = chosen && chosen !== program ? program.options.find((o) => program.getOptionValueSource(o.attributeName()) === 'cli') : undefined;
+  if (chosen && early) {
+    io.stderr(`${HARNESS.name}: ${early.long ?? early.flags} is given before '${chosen.name()}', which does not read it there: a command's options go after its name (see ${chosen.name()} --help)\n`);
+    return EXIT.usage;
+  }
   try {
     return await action();
   } catch (error) {

@@ -29,7 +29,7 @@ import { describeSequence } from '../explore/model.ts';
 import { checkTraces, violationClass } from '../explore/oracles.ts';
 import { DEFAULT_STEP_LIMIT_MS, runSequence } from '../explore/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
-import { DEFAULT_EXPLORE_KNOWN, DEFAULT_EXPLORE_OUT, displayPath, isCi, resolveFrom, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
+import { DEFAULT_EXPLORE_KNOWN, DEFAULT_EXPLORE_OUT, displayPath, isCi, pathToPaste, resolveFrom, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
 
 export interface ExploreOptions {
   readonly runs: number;
@@ -80,6 +80,9 @@ export async function runExploreCommand(options: ExploreOptions, io: CliIo): Pro
   makeFolder(outDir, `--out ${displayPath(outDir, io.cwd)}`);
   const packages = packagesOf(clients);
   const fileOf = (f: Finding) => displayPath(resolve(outDir, `${findingSlug(f.class)}.json`), io.cwd);
+  // The table points the person here to each file for `explore --replay FILE` (issue 21); the finding's
+  // Markdown, which leaves the machine, names it with fileOf.
+  const fileHereOf = (f: Finding) => pathToPaste(resolve(outDir, `${findingSlug(f.class)}.json`), io.cwd);
   for (const finding of result.findings) {
     const base = resolve(outDir, findingSlug(finding.class));
     writeFileAtomic(`${base}.json`, serializeFinding(finding), `${base}.json`, WRITTEN_FILE('explore finding'));
@@ -92,8 +95,8 @@ export async function runExploreCommand(options: ExploreOptions, io: CliIo): Pro
   const comparison = compareWithKnown(known, result.findings, settings);
   if (options.update) writeFileAtomic(knownPath, knownFileOf(settings, result.findings), `${displayPath(knownPath, io.cwd)} (--update)`, WRITTEN_FILE('known-findings file'));
 
-  const shownKnown = displayPath(knownPath, io.cwd);
-  io.stdout(renderFindingsTable(result.findings, comparison, fileOf));
+  const shownKnown = pathToPaste(knownPath, io.cwd);
+  io.stdout(renderFindingsTable(result.findings, comparison, fileHereOf));
   const summary = [
     `explore: ${result.generated} sequences generated (seed ${options.seed}), ${result.sequencesRun} run with shrinking, against ${clients.join(', ')}`,
     `${result.findings.length} finding${result.findings.length === 1 ? '' : 's'}: ${comparison.new.length} new, ${comparison.known.length} known (${shownKnown}${known ? '' : ': none recorded'})`,

@@ -76,7 +76,8 @@ export function paintFor(io: CliIo): Paint {
 /**
  * A path as every report names it (reports are pasted into bug reports and read on other machines):
  * relative to the working folder or the project when inside them, else only its file name. Never a path
- * of this machine. (Error messages name files in full: they are for the person at this machine.)
+ * of this machine. (Error messages name files in full, and pathToPaste the files the person at this
+ * machine is pointed to: both are for them.)
  */
 export function displayPath(path: string, cwd: string): string {
   for (const base of [cwd, PROJECT_ROOT]) {
@@ -84,6 +85,21 @@ export function displayPath(path: string, cwd: string): string {
     if (shown && !shown.startsWith('..') && !isAbsolute(shown)) return shown.split(sep).join('/');
   }
   return basename(path);
+}
+
+/**
+ * A path as the person at this machine uses it from the working folder: relative when inside it, else
+ * absolute. For the lines that hand a path over (`… written to PATH`, `cd PATH && …`): issue 21, `cd
+ * repro-v1` for --out /some/dir/repro-v1 went nowhere. Reports that leave the machine use displayPath.
+ */
+export function pathToPaste(path: string, cwd: string): string {
+  const shown = relative(cwd, path);
+  if (shown === '') return '.';
+  const outside = shown === '..' || shown.startsWith(`..${sep}`) || isAbsolute(shown);
+  if (outside) return path;
+  const posix = shown.split(sep).join('/');
+  // Pasted after `cd` (or any command), a leading dash would be read as an option.
+  return posix.startsWith('-') ? `./${posix}` : posix;
 }
 
 export function resolveFrom(io: CliIo, path: string | undefined, fallback: string): string {

@@ -11,7 +11,7 @@ import { renderMarkdown, type EvidenceContext } from '../render/markdown.ts';
 import { serializeResult, serializeResultPieces } from '../io/json-files.ts';
 import { checkOutputPath, writeFileAtomic, WRITTEN_FILE, type Guarded } from '../io/files.ts';
 import { join } from 'node:path';
-import { DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, DEFAULT_SWEEP_BASELINE, displayPath, PROJECT_ROOT, RESULTS_DIR, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
+import { DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, DEFAULT_SWEEP_BASELINE, displayPath, pathToPaste, PROJECT_ROOT, RESULTS_DIR, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
 import { writeReproFolder } from './repro.ts';
 
 export const FORMATS = ['table', 'json', 'markdown', 'junit', 'repro'] as const;
@@ -144,14 +144,14 @@ export function emit(input: EmitInput, io: CliIo): void {
     // The folder first: if it cannot be written, the run leaves nothing behind.
     writeReproFolder(input.out, input.reproFiles);
     writeFileAtomic(jsonPath, resultPieces(input.result), planned.jsonLabel, WRITTEN_FILE('result file'));
-    const shown = displayPath(input.out, io.cwd);
+    const shown = pathToPaste(input.out, io.cwd);
     // The folder quoted for sh, so the command pasted runs there (`--out 'scen>pwned'` unquoted was a
     // redirect); shown on one line with no control character reaching the terminal.
     io.stderr(terminalLine(`Standalone reproduction written to ${shown} (run: ${shellCommand(['cd', shown])} && npm install --ignore-scripts && node repro.mjs)`) + '\n');
     return;
   }
   writeFileAtomic(jsonPath, resultPieces(input.result), planned.jsonLabel, WRITTEN_FILE('result file'));
-  if (input.format === 'table') return io.stdout(input.table(displayPath(jsonPath, io.cwd)));
+  if (input.format === 'table') return io.stdout(input.table(pathToPaste(jsonPath, io.cwd)));
   if (input.format === 'json') {
     for (const piece of resultPieces(input.result)) io.stdout(terminalJson(piece));
     return;
@@ -169,6 +169,6 @@ export function emit(input: EmitInput, io: CliIo): void {
         });
   if (input.out) {
     writeFileAtomic(input.out, document, outputLabel(input.out, '--out'));
-    io.stderr(`${input.format === 'junit' ? 'JUnit XML' : 'Markdown evidence'} written to ${displayPath(input.out, io.cwd)}\n`);
+    io.stderr(`${input.format === 'junit' ? 'JUnit XML' : 'Markdown evidence'} written to ${pathToPaste(input.out, io.cwd)}\n`);
   } else io.stdout(document);
 }

@@ -43,6 +43,7 @@ import {
   displayPath,
   isCi,
   paintFor,
+  pathToPaste,
   PROJECT_ROOT,
   RESULTS_DIR,
   releaseContext,
@@ -342,7 +343,7 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
       baselinePath: displayPath(paths.baseline, io.cwd),
       updatedBaseline: options.update,
       pinned,
-      writtenPath: displayPath(paths.json, io.cwd),
+      writtenPath: pathToPaste(paths.json, io.cwd),
       paint: paintFor(io),
     });
   if (inputs.format !== 'table') {
@@ -352,7 +353,7 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
         : renderSweepMarkdown({ result, baseline: result.shard ? [] : baseline, baselinePath: displayPath(paths.baseline, io.cwd), updatedBaseline: options.update, pinned, writtenPath: undefined });
     if (paths.html) {
       writeFileAtomic(paths.html, page, outputLabel(paths.html, '--out'));
-      io.stdout(`${terminal()}${terminalLine(`Sweep report (${inputs.format === 'html' ? 'HTML' : 'Markdown'}) written to ${displayPath(paths.html, io.cwd)}`)}\n`);
+      io.stdout(`${terminal()}${terminalLine(`Sweep report (${inputs.format === 'html' ? 'HTML' : 'Markdown'}) written to ${pathToPaste(paths.html, io.cwd)}`)}\n`);
     } else io.stdout(page);
   } else if (options.json) io.stdout(terminalJson(serializeSweep(result)));
   else if (options.ndjson) io.stdout(terminalJson(inputs.streamed ? ndjsonTail(result) : sweepToNdjson(result)));

@@ -54,7 +54,7 @@ export function describeObservationInFull(observed: Observation): string {
 
 export const MISMATCH_WORDING = {
   sent: (m) => `expected the server to send ${SENT_WORDING[m.expected]}, it sent ${SENT_WORDING[m.observed]}`,
-  by: (m) => `expected the rejection to come from the ${m.expected}, it came from the ${m.observed}`,
+  by: (m) => `expected the rejection from ${REJECTER_WORDING[m.expected]}, it came from ${REJECTER_WORDING[m.observed]}`,
   name: (m) => `expected a thrown ${m.expected}, observed ${m.observed}`,
   outcome: (m) => `expected ${m.expected}, observed ${m.observed}`,
   code: (m) => `expected error code ${m.expected}, observed ${m.observed ?? 'no code'}`,
@@ -72,6 +72,39 @@ export const REJECTED_BY_WORDING = {
   transport: 'the transport: the connection closed under the pending call',
   client: 'the client itself (its own request timeout)',
 } as const satisfies Record<RejectedBy, string>;
+
+/** Who rejected, as a noun phrase inside a sentence (REJECTED_BY_WORDING is the longer account, with why). */
+const REJECTER_WORDING = {
+  server: 'the server (a JSON-RPC error)',
+  'client-output-schema': "the client's outputSchema check",
+  'client-result-parse': "the client's CallToolResult parse",
+  transport: 'the transport (the connection closed)',
+  client: "the client's own request timeout",
+} as const satisfies Record<RejectedBy, string>;
+
+/**
+ * Whether a failed case's headline, `expected ${describeExpected}, observed ${describeObservation}`, already
+ * states a mismatch (issue 21: the terminal said each failing case's fact twice). The outcome and isError
+ * are in both halves; the code is in the observed half unless the error had none (the cell then shows its
+ * class name).
+ */
+const STATED_BY_HEADLINE = {
+  outcome: () => true,
+  isError: () => true,
+  code: (m) => m.observed !== null,
+  sent: () => false,
+  by: () => false,
+  name: () => false,
+  structuredContent: () => false,
+  content: () => false,
+  otherKeys: () => false,
+  'fixture-altered': () => false,
+} as const satisfies { [K in MismatchKind]: (mismatch: Extract<Mismatch, { kind: K }>) => boolean };
+
+/** The mismatches a failed case's headline (describeExpected against describeObservation) leaves unsaid. */
+export function mismatchesBeyondHeadline(mismatches: readonly Mismatch[]): Mismatch[] {
+  return mismatches.filter((m) => !(STATED_BY_HEADLINE[m.kind] as (mismatch: Mismatch) => boolean)(m));
+}
 
 export const SENT_WORDING = {
   'as-scenario': 'the result unchanged',

@@ -4,7 +4,7 @@
 // the document is well-formed for any data and a parser reads each value back as it was (issue 20).
 import type { CaseRecord, ResultFile } from '../core/domain.ts';
 import { xmlAttribute, xmlText } from '../core/escape.ts';
-import { describeExpected, describeFixture, describeMismatch, describeObservationInFull, DISCOVERY_WORDING } from './describe.ts';
+import { describeExpected, describeFixture, describeMismatch, describeObservationInFull, DISCOVERY_WORDING, mismatchesBeyondHeadline } from './describe.ts';
 
 function testcase(record: CaseRecord): string[] {
   const open = `    <testcase name="${xmlAttribute(record.id)}" classname="${xmlAttribute(`mcp-sdk-probe.${record.client}.${record.discovery}`)}"`;
@@ -18,7 +18,8 @@ function testcase(record: CaseRecord): string[] {
   }
   if (record.verdict === 'pass') return [`${open}>`, `      <system-out>${xmlText(observed)}\n${context}</system-out>`, '    </testcase>'];
   const message = `expected ${describeExpected(record.expected)}, ${observed}`;
-  const body = [`expected: ${describeExpected(record.expected)}`, observed, ...record.mismatches.map(describeMismatch)].join('\n');
+  // Only what the expected and observed lines do not already say (issue 21: each fact once).
+  const body = [`expected: ${describeExpected(record.expected)}`, observed, ...mismatchesBeyondHeadline(record.mismatches).map(describeMismatch)].join('\n');
   return [
     `${open}>`,
     `      <failure message="${xmlAttribute(message)}" type="mismatch">${xmlText(body)}</failure>`,

@@ -7,7 +7,7 @@
 import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, ResultFile, ResultHeader } from '../core/domain.ts';
 import { terminalLine } from '../core/escape.ts';
-import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation, DISCOVERY_WORDING } from './describe.ts';
+import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation, DISCOVERY_WORDING, mismatchesBeyondHeadline } from './describe.ts';
 
 export interface Paint {
   readonly pass: (text: string) => string;
@@ -33,7 +33,7 @@ export interface CaseLine {
   readonly verdict: CaseRecord['verdict'];
   /** The observation as the table words it. */
   readonly observation: string;
-  /** A failed case's details: what was expected, and each mismatch, as worded. */
+  /** A failed case's details: what was expected, and each mismatch its headline does not state, as worded. */
   readonly failure?: { readonly expected: string; readonly mismatches: readonly string[] };
 }
 
@@ -47,7 +47,7 @@ export function caseLine(record: CaseRecord): CaseLine {
     ...(record.family !== undefined && { family: record.family }),
     verdict: record.verdict,
     observation: describeObservation(record.observed),
-    ...(record.verdict === 'fail' && { failure: { expected: describeExpected(record.expected), mismatches: record.mismatches.map(describeMismatch) } }),
+    ...(record.verdict === 'fail' && { failure: { expected: describeExpected(record.expected), mismatches: mismatchesBeyondHeadline(record.mismatches).map(describeMismatch) } }),
   };
 }
 
