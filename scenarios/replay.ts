@@ -24,7 +24,7 @@ export function replayMatrix(capture: Capture, label: string, rules: readonly Ex
       // Later --expect rules win for the cases they match.
       const rule = rules.filter((r) => r.pattern === undefined || caseMatcher(r.pattern)(id)).at(-1);
       const expected = rule ? parseExpectation(rule.word, capture.result, `--expect ${rule.pattern ? `${rule.pattern}=` : ''}${rule.word}`) : null;
-      return defineCase({ client, discovery, shape, tool: capture.tool, expected });
+      return defineCase({ client, discovery, shape, tool: capture.tool, expected, ...(capture.arguments !== undefined && { arguments: capture.arguments }) });
     }),
   );
   return defineMatrix({ name: 'replay', title: `replay of ${label}`, source: `${label} (a captured tools/list tool and tools/call result)`, scenarios });
