@@ -17,7 +17,7 @@ import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { defaultJobs, startCaseThreadEarly } from '../engine/pool.ts';
-import { combineHeaders, environmentFor, streamMatrices, type StreamedPart } from '../engine/run.ts';
+import { combineHeaders, environmentFor, installedClientLines, streamMatrices, type StreamedPart } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { checkCasePatternsGiven, checkCasePatternsMatch, selectScenarios } from '../core/select.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, RUNS_FROM_CHECKOUT, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
@@ -139,7 +139,11 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   if (options.scenarios) {
     const builtIn = await Promise.all(Object.values(MATRICES).map((load) => load()));
     const builtInIds = new Set(builtIn.flatMap((m) => m.scenarios.map((s) => s.id)));
-    userScenarios = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, builtInIds, { allowCode: options.allowScenarioCode });
+    // A capture file among them runs on every line this install can run, as `replay` runs it.
+    userScenarios = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, builtInIds, {
+      allowCode: options.allowScenarioCode,
+      captureLines: installedClientLines().lines,
+    });
   }
   // The ecosystem matrix repeats the audit's v1/v2 cells beside the other lines (same ids, same cases):
   // run together (--matrix all), each id runs once, in the first matrix that has it, and is compared there

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
-import type { Matrix, ResultFile, Scenario } from '../core/domain.ts';
+import { SDK_LINES, type Matrix, type ResultFile, type Scenario } from '../core/domain.ts';
 import { checkCasePatternsGiven, checkCasePatternsMatch, selectScenarios } from '../core/select.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { renderSweepHtml } from '../render/sweep-html.ts';
@@ -146,6 +146,9 @@ async function sweptMatrix(options: SweepOptions, io: CliIo): Promise<SweptMatri
     const builtIn = await Promise.all(Object.values(MATRICES).map((load) => load()));
     user = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, new Set(builtIn.flatMap((m) => m.scenarios.map((s) => s.id))), {
       allowCode: options.allowScenarioCode === true,
+      // A capture file's cases on the lines a client sweep can vary (the SDK lines, and the AI SDK's when
+      // swept): its LangChain case would only be left out of every release.
+      captureLines: options.aiSdk === undefined ? SDK_LINES : [...SDK_LINES, 'ai-sdk'],
     });
   }
   // The ecosystem matrix repeats the audit's v1/v2 cells (same ids, same cases): each id once, the first.

@@ -113,6 +113,18 @@ function fromMessages(path: string, messages: readonly Message[], toolName: stri
   return { tool: toolDefinitionAsGiven(named), result: toolResultAsGiven(response.result), ...(args !== undefined && { arguments: args as Record<string, JsonValue> }) };
 }
 
+/**
+ * Whether a JSON file in a scenario folder is a capture rather than a scenario file: logged JSON-RPC
+ * messages (an array of them, or `{ messages }`), or `{ tool, result }` with neither of a scenario's own
+ * fields (`shape`, `expected`). A scenario file missing one of those is still a scenario file, so its
+ * error names the field it lacks.
+ */
+export function isCaptureJson(json: unknown): boolean {
+  if (Array.isArray(json)) return json.length > 0 && json.every((m) => m !== null && typeof m === 'object' && 'jsonrpc' in m);
+  if (json === null || typeof json !== 'object') return false;
+  return 'messages' in json || ('tool' in json && 'result' in json && !('shape' in json) && !('expected' in json));
+}
+
 /** The capture's form decides its schema, so a mistake is reported against the form the user meant. */
 export function parseCapture(json: unknown, path: string): Capture {
   const fallback = slug(basename(path, extname(path)));
