@@ -2,7 +2,7 @@
 // project's own installed client packages as package folders (an unreleased build beside a range), and a
 // release cache whose version lists are fixed (test/helpers/offline-registry.ts), the registry
 // unreachable. A replay over an installed range of releases is in test/releases/sweep.test.ts.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -108,5 +108,29 @@ describe('replay FILE --v1/--v2', () => {
     const run = await probe(['replay', PAIR, ...flags, ...out('refused.json')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(`mcp-sdk-probe: ${message}\n`);
+  });
+});
+
+describe('a package folder whose dependencies are not installed', () => {
+  // The pinned v1 client's own files, copied where no node_modules is above them: a fresh checkout's
+  // built package before `npm install` (it used to fail with "Cannot find package 'zod'" and no hint).
+  let bare: string;
+  beforeAll(() => {
+    bare = join(mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-bare-')), 'sdk');
+    cpSync(V1_FOLDER, bare, { recursive: true, dereference: true });
+    rmSync(join(bare, 'node_modules'), { recursive: true, force: true });
+  });
+
+  it.each([
+    ['the audit', ['--v1']],
+    ['a replay', ['replay', PAIR, '--v1']],
+    ['a sweep', ['sweep', '--v1', V1_FOLDER, '--v1']],
+  ])('%s says what to run in that folder, in one line, exit 2', async (_name, args) => {
+    const run = await probe([...args, bare, ...out('bare.json'), ...(args[0] === 'sweep' ? noBaseline() : [])]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      new RegExp(`^mcp-sdk-probe: --v1 ${bare.replace(/[.*+?^$()[\]{}|\\]/g, '\\$&')}: its dependencies are not installed \\(@hono/node-server, ajv, ajv-formats and \\d+ more\\); run npm install \\(or npm ci\\) in that folder, or pack it \\(npm pack\\) and pass the \\.tgz\n$`),
+    );
   });
 });
