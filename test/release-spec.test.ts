@@ -93,12 +93,12 @@ describe('several specs for one line (issue 21: a second --v1 used to replace th
     expect(() => checkOneSpecPerLine(releaseRequests({ v1: ['1.20.0', './b.tgz'] }), 'one per line')).toThrow(new InputError('--v1 1.20.0 and --v1 ./b.tgz: one per line'));
   });
 
-  it.each([
+  it.each<[string | string[] | null | undefined, string[]]>([
     [null, []],
     [undefined, []],
     ['1.20.0', ['1.20.0']],
     [['1.20.0..1.22.0', './b.tgz'], ['1.20.0..1.22.0', './b.tgz']],
-  ] as const)('requestedSpecs(%j) lists %j', (asked, specs) => {
+  ])('requestedSpecs(%j) lists %j', (asked, specs) => {
     expect(requestedSpecs(asked)).toEqual(specs);
   });
 });

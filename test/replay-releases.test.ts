@@ -104,6 +104,7 @@ describe('replay FILE --v1/--v2', () => {
     ['--server-v2', ['--server-v2', '2.4.0'], '--server-v2: a replay sends the captured result as the server sent it; it varies client releases only (--v1, --v2)'],
     ['--format junit over a range', ['--v1', '>=1.32.2', '--format', 'junit'], "--format junit: a replay over several releases writes table, json, markdown or html"],
     ['--format repro over a range', ['--v1', '>=1.32.2', '--format', 'repro'], "--format repro: a replay over several releases writes table, json, markdown or html"],
+    ['--clients naming a line the range does not vary', ['--v1', '>=1.32.2', '--clients', 'v1,langchain'], '--clients v1,langchain: a replay over several releases runs only the lines it varies (--v1); langchain is not one of them'],
   ])('exits 2 on %s, in one line', async (_name, flags, message) => {
     const run = await probe(['replay', PAIR, ...flags, ...out('refused.json')]);
     expect(run.code).toBe(2);

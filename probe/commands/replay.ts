@@ -128,6 +128,11 @@ async function replaySweep(file: string, options: ReplayOptions, requests: reado
   const rules = options.expect.map(parseExpectRule);
   const swept = [...new Set(requests.map((r) => r.line))];
   const lines = options.clients === undefined ? swept : parseClientLines(options.clients, '--clients');
+  // A sweep runs each line's cases on that line's releases only: a line it does not vary would run nowhere.
+  const unswept = lines.filter((line) => !(swept as readonly string[]).includes(line));
+  if (unswept.length > 0) {
+    throw new InputError(`--clients ${options.clients}: a replay over several releases runs only the lines it varies (${swept.map((l) => `--${l}`).join(', ')}); ${unswept.join(', ')} is not one of them`);
+  }
   const matrix = replayMatrix(capture, basename(path), rules, lines);
   for (const rule of rules) {
     if (rule.pattern !== undefined && !matrix.scenarios.some((s) => caseMatcher(rule.pattern!)(s.id))) {
