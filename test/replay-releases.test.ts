@@ -74,6 +74,15 @@ describe('replay FILE --v1/--v2', () => {
     expect(v1warm.observed.outcome === 'rejected' && v1warm.observed.error.code).toBe(-32602);
   });
 
+  it('--ai-sdk names the release of the ai-sdk cases, as for --v1', async () => {
+    const run = await probe(['replay', PAIR, '--ai-sdk', '2.0.99', '--clients', 'ai-sdk', '--json', ...out('replay-ai-sdk.json')]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const result = ResultFileSchema.parse(JSON.parse(run.stdout));
+    expect(result.cases.map((c) => c.clientPackage)).toEqual(Array(4).fill('@ai-sdk/mcp@2.0.99'));
+    expect((await probe(['replay', PAIR, '--ai-sdk', '9.9.9', ...out('replay-ai-sdk.json')])).code).toBe(2);
+  });
+
   it('a range makes it a sweep of the capture: a grid of its cases over the releases', async () => {
     // '>=1.32.2' and the folder resolve, offline, to the pinned 1.32.2 and the local build of it.
     const run = await probe(['replay', PAIR, '--v1', '>=1.32.2', '--v1', V1_FOLDER, ...out('replay-sweep.json')]);
@@ -100,8 +109,8 @@ describe('replay FILE --v1/--v2', () => {
   });
 
   it.each([
-    ['--server-v1', ['--server-v1', '1.24.0'], '--server-v1: a replay sends the captured result as the server sent it; it varies client releases only (--v1, --v2)'],
-    ['--server-v2', ['--server-v2', '2.4.0'], '--server-v2: a replay sends the captured result as the server sent it; it varies client releases only (--v1, --v2)'],
+    ['--server-v1', ['--server-v1', '1.24.0'], '--server-v1: a replay sends the captured result as the server sent it; it varies client releases only (--v1, --v2, --ai-sdk)'],
+    ['--server-v2', ['--server-v2', '2.4.0'], '--server-v2: a replay sends the captured result as the server sent it; it varies client releases only (--v1, --v2, --ai-sdk)'],
     ['--format junit over a range', ['--v1', '>=1.32.2', '--format', 'junit'], "--format junit: a replay over several releases writes table, json, markdown or html"],
     ['--format repro over a range', ['--v1', '>=1.32.2', '--format', 'repro'], "--format repro: a replay over several releases writes table, json, markdown or html"],
     ['--clients naming a line the range does not vary', ['--v1', '>=1.32.2', '--clients', 'v1,langchain'], '--clients v1,langchain: a replay over several releases runs only the lines it varies (--v1); langchain is not one of them'],

@@ -134,6 +134,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--clients <lines>', 'the client lines to replay through, comma-separated (default: every line: v1,v2,ai-sdk,langchain; over a range, the lines --v1/--v2 name)')
     .addOption(releasesOption('--v1', 'replay through these @modelcontextprotocol/sdk releases: a version, latest, a .tgz or a folder (that release), or a range such as 1.20.0..latest (a sweep of the capture)'))
     .addOption(releasesOption('--v2', '@modelcontextprotocol/client releases, as for --v1'))
+    .addOption(releasesOption('--ai-sdk', '@ai-sdk/mcp releases, as for --v1'))
     .option('--prerelease', 'let latest and ranges resolve to prereleases', false)
     // Defined to be refused with a reason (replay.ts), not as an unknown option: the capture is the server's answer.
     .addOption(new Option('--server-v1 <releases>').argParser(collectSpecs).hideHelp())

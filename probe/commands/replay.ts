@@ -22,6 +22,8 @@ export interface ReplayOptions {
   /** Client releases to replay through (repeatable, as for sweep); a range or several specs make it a sweep. */
   readonly v1?: readonly string[];
   readonly v2?: readonly string[];
+  /** `--ai-sdk`: `@ai-sdk/mcp` releases for the ai-sdk cases, as for --v1. */
+  readonly aiSdk?: readonly string[];
   /** Refused: the capture is the server's answer (see SERVER_FLAGS_REFUSED). */
   readonly serverV1?: readonly string[];
   readonly serverV2?: readonly string[];
@@ -57,9 +59,9 @@ function isSweep(requests: readonly ReleaseRequest[]): boolean {
 export async function runReplayCommand(file: string, options: ReplayOptions, io: CliIo, argv: readonly string[]): Promise<number> {
   // A server sweep varies the server's code; a capture is one answer a server already sent, replayed as sent.
   for (const [flag, given] of [['--server-v1', options.serverV1], ['--server-v2', options.serverV2]] as const) {
-    if (given !== undefined) throw new InputError(`${flag}: a replay sends the captured result as the server sent it; it varies client releases only (--v1, --v2)`);
+    if (given !== undefined) throw new InputError(`${flag}: a replay sends the captured result as the server sent it; it varies client releases only (--v1, --v2, --ai-sdk)`);
   }
-  const requests = releaseRequests({ v1: options.v1, v2: options.v2 });
+  const requests = releaseRequests({ v1: options.v1, v2: options.v2, 'ai-sdk': options.aiSdk });
   if (isSweep(requests)) return replaySweep(file, options, requests, io);
   const format = parseFormat(options.format, options.json);
   const path = resolve(io.cwd, file);
@@ -153,6 +155,7 @@ async function replaySweep(file: string, options: ReplayOptions, requests: reado
       update: false,
       ...(options.v1 !== undefined && { v1: options.v1 }),
       ...(options.v2 !== undefined && { v2: options.v2 }),
+      ...(options.aiSdk !== undefined && { aiSdk: options.aiSdk }),
       prerelease: options.prerelease === true,
       ...(options.jobs !== undefined && { jobs: options.jobs }),
       timeout: options.timeout,
