@@ -99,6 +99,13 @@ describe('replay FILE --v1/--v2', () => {
     expect(run.stdout).toContain('2 releases swept, 0 did not run, 0 change points');
   });
 
+  it('a sweep of the capture writes the sweep HTML page', async () => {
+    const page = join(dir, 'replay-sweep.html');
+    const run = await probe(['replay', PAIR, '--v1', '>=1.32.2', '--format', 'html', '--out', page]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(page, 'utf8')).toContain('Sweep of matrix replay: replay of error-with-structured-content.json');
+  });
+
   it('a sweep of the capture exits 1 when a release does not do what --expect says', async () => {
     const args = ['replay', PAIR, '--v2', '>=2.4.0', '--v2', V2_FOLDER];
     const pass = await probe([...args, '--expect', 'returned', ...out('expect-pass.json')]);
@@ -111,8 +118,9 @@ describe('replay FILE --v1/--v2', () => {
   it.each([
     ['--server-v1', ['--server-v1', '1.24.0'], '--server-v1: a replay sends the captured result as the server sent it; it varies client releases only (--v1, --v2, --ai-sdk)'],
     ['--server-v2', ['--server-v2', '2.4.0'], '--server-v2: a replay sends the captured result as the server sent it; it varies client releases only (--v1, --v2, --ai-sdk)'],
-    ['--format junit over a range', ['--v1', '>=1.32.2', '--format', 'junit'], "--format junit: a replay over several releases writes table, json, markdown or html"],
-    ['--format repro over a range', ['--v1', '>=1.32.2', '--format', 'repro'], "--format repro: a replay over several releases writes table, json, markdown or html"],
+    ['--format junit over a range', ['--v1', '>=1.32.2', '--format', 'junit'], "--format junit: a replay over several releases writes table, json or html"],
+    ['--format repro over a range', ['--v1', '>=1.32.2', '--format', 'repro'], "--format repro: a replay over several releases writes table, json or html"],
+    ['--format markdown over a range', ['--v1', '>=1.32.2', '--format', 'markdown'], '--format markdown: a replay over several releases writes table, json or html'],
     ['--clients naming a line the range does not vary', ['--v1', '>=1.32.2', '--clients', 'v1,langchain'], '--clients v1,langchain: a replay over several releases runs only the lines it varies (--v1); langchain is not one of them'],
   ])('exits 2 on %s, in one line', async (_name, flags, message) => {
     const run = await probe(['replay', PAIR, ...flags, ...out('refused.json')]);

@@ -131,7 +131,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
         .argParser(collect)
         .default([]),
     )
-    .option('--clients <lines>', 'the client lines to replay through, comma-separated (default: every line: v1,v2,ai-sdk,langchain; over a range, the lines --v1/--v2 name)')
+    .option('--clients <lines>', 'the client lines to replay through, comma-separated (default: every line: v1,v2,ai-sdk,langchain; over several releases, the lines --v1/--v2/--ai-sdk vary)')
     .addOption(releasesOption('--v1', 'replay through these @modelcontextprotocol/sdk releases: a version, latest, a .tgz or a folder (that release), or a range such as 1.20.0..latest (a sweep of the capture)'))
     .addOption(releasesOption('--v2', '@modelcontextprotocol/client releases, as for --v1'))
     .addOption(releasesOption('--ai-sdk', '@ai-sdk/mcp releases, as for --v1'))
@@ -139,9 +139,9 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     // Defined to be refused with a reason (replay.ts), not as an unknown option: the capture is the server's answer.
     .addOption(new Option('--server-v1 <releases>').argParser(collectSpecs).hideHelp())
     .addOption(new Option('--server-v2 <releases>').argParser(collectSpecs).hideHelp())
-    .option('--format <format>', 'table (default), json, markdown, junit or repro (one case as a standalone folder)')
+    .option('--format <format>', 'table (default), json, markdown, junit or repro (one case as a standalone folder); over several releases table, json or html, as sweep writes them')
     .option('--json', 'the same as --format json', false)
-    .option('--out <file>', 'write the output here: the result JSON (table, json; default results/replay-latest.json), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)')
+    .option('--out <file>', 'write the output here: the result JSON (table, json; default results/replay-latest.json, over several releases the sweep result, default results/sweep-latest.json), the document (markdown, junit, html; default stdout) or the repro folder (repro; required, new or empty)')
     .addOption(
       new Option('--case <pattern>', 'replay only matching cases (v1/warm/*); --format repro needs exactly one; repeatable')
         .argParser(collect)

@@ -40,8 +40,11 @@ export interface ReplayOptions {
 
 export const DEFAULT_REPLAY_OUT = join(RESULTS_DIR, 'replay-latest.json');
 
-/** The formats a sweep writes; a replay over several releases is a sweep (sweep.ts), and writes those. */
-const SWEEP_FORMATS = ['table', 'json', 'markdown', 'html'] as const;
+/**
+ * The formats a replay over several releases writes: a sweep's (sweep.ts) but Markdown, whose Reproduce
+ * command is a `sweep` of a built-in matrix (render/sweep-markdown.ts) and would not name the capture.
+ */
+const SWEEP_FORMATS = ['table', 'json', 'html'] as const;
 
 /**
  * Whether the releases asked for make the replay a sweep: a range (`1.20.0..1.22.0`, `^1.20`) or more than
