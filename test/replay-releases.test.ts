@@ -99,6 +99,21 @@ describe('replay FILE --v1/--v2', () => {
     expect(run.stdout).toContain('2 releases swept, 0 did not run, 0 change points');
   });
 
+  it('a sweep of the capture records its own baseline with --update, and the next sweep compares with it', async () => {
+    const baseline = join(dir, 'replay-baseline.json');
+    const args = ['replay', PAIR, '--v1', '>=1.32.2', '--baseline', baseline, ...out('replay-baselined.json')];
+    const update = await probe([...args, '--update']);
+    expect(update.code).toBe(0);
+    expect(update.stdout).toMatch(/Sweep baseline updated: .*replay-baseline\.json \(--update\)/);
+    const again = await probe(args);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/Compared with .*replay-baseline\.json: 1 matched/);
+    // A replay of one release per line has no baseline to compare with.
+    const one = await probe(['replay', PAIR, '--v1', '1.32.2', '--update', ...out('x.json')]);
+    expect(one.code).toBe(2);
+    expect(one.stderr).toBe('mcp-sdk-probe: --update: a sweep baseline is for a replay over several releases (a range, or a line\'s releases given more than once)\n');
+  });
+
   it('a sweep of the capture writes the sweep HTML page', async () => {
     const page = join(dir, 'replay-sweep.html');
     const run = await probe(['replay', PAIR, '--v1', '>=1.32.2', '--format', 'html', '--out', page]);

@@ -136,6 +136,8 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .addOption(releasesOption('--v2', '@modelcontextprotocol/client releases, as for --v1'))
     .addOption(releasesOption('--ai-sdk', '@ai-sdk/mcp releases, as for --v1'))
     .option('--prerelease', 'let latest and ranges resolve to prereleases', false)
+    .option('--baseline <file>', 'over several releases: the sweep baseline to compare with (default: results/sweep-baseline-replay-<capture>.json)')
+    .option('--update', 'over several releases: record this sweep into the baseline (refused when CI is set)', false)
     // Defined to be refused with a reason (replay.ts), not as an unknown option: the capture is the server's answer.
     .addOption(new Option('--server-v1 <releases>').argParser(collectSpecs).hideHelp())
     .addOption(new Option('--server-v2 <releases>').argParser(collectSpecs).hideHelp())

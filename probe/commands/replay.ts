@@ -28,6 +28,9 @@ export interface ReplayOptions {
   readonly serverV1?: readonly string[];
   readonly serverV2?: readonly string[];
   readonly prerelease?: boolean;
+  /** Over several releases: the sweep baseline to compare with, and --update to record it (as sweep's). */
+  readonly baseline?: string;
+  readonly update?: boolean;
   readonly json: boolean;
   readonly format?: string;
   readonly out?: string;
@@ -66,6 +69,9 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
   }
   const requests = releaseRequests({ v1: options.v1, v2: options.v2, 'ai-sdk': options.aiSdk });
   if (isSweep(requests)) return replaySweep(file, options, requests, io);
+  if (options.baseline !== undefined || options.update === true) {
+    throw new InputError(`${options.baseline !== undefined ? '--baseline' : '--update'}: a sweep baseline is for a replay over several releases (a range, or a line's releases given more than once)`);
+  }
   const format = parseFormat(options.format, options.json);
   const path = resolve(io.cwd, file);
   const out = options.out === undefined ? undefined : resolve(io.cwd, options.out);
@@ -155,7 +161,8 @@ async function replaySweep(file: string, options: ReplayOptions, requests: reado
       ndjson: false,
       ...(format !== 'json' && format !== 'table' && { format }),
       ...(options.out !== undefined && { out: options.out }),
-      update: false,
+      update: options.update === true,
+      ...(options.baseline !== undefined && { baseline: options.baseline }),
       ...(options.v1 !== undefined && { v1: options.v1 }),
       ...(options.v2 !== undefined && { v2: options.v2 }),
       ...(options.aiSdk !== undefined && { aiSdk: options.aiSdk }),
