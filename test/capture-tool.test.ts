@@ -164,8 +164,10 @@ describe('a capture written as a file replays the same', () => {
     const captured: CapturedToolCall = await captureTool(createWeatherServer(), 'get_forecast', { city: 'Atlantis' }, { name: 'unknown city' });
     const path = join(dir, 'unknown-city.json');
     writeCaptureFile(path, captured);
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ name: 'unknown city', tool: captured.tool, result: captured.result });
-    expect(readCapture(path)).toEqual({ shape: 'unknown-city', tool: captured.tool, result: captured.result });
+    // The call's arguments are part of the capture: replaying the file calls the tool as the capture did.
+    expect(captured.arguments).toEqual({ city: 'Atlantis' });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ name: 'unknown city', tool: captured.tool, result: captured.result, arguments: { city: 'Atlantis' } });
+    expect(readCapture(path)).toEqual({ shape: 'unknown-city', tool: captured.tool, result: captured.result, arguments: { city: 'Atlantis' } });
 
     const outcomes = (cases: readonly { id: string; observed: { outcome: string } & ({ error?: { code?: unknown } } | object) }[]) =>
       Object.fromEntries(cases.map((c) => [c.id, `${c.observed.outcome}${'error' in c.observed ? ` ${String(c.observed.error?.code)}` : ''}`]));

@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../probe/core/errors.ts';
 import { nearestVersions, parseReleaseSpec, resolveRegistryQuery, type PublishedVersions } from '../probe/releases/spec.ts';
+import { checkOneSpecPerLine, releaseRequests } from '../probe/releases/resolve.ts';
+import { requestedSpecs } from '../probe/sweep/model.ts';
 
 const published: PublishedVersions = {
   packageName: '@modelcontextprotocol/sdk',
@@ -73,5 +75,30 @@ describe('resolveRegistryQuery', () => {
 
   it('lists neighbours on both sides', () => {
     expect(nearestVersions('1.11.2', published.versions)).toEqual(['1.10.1', '1.11.0', '1.11.3', '1.11.4']);
+  });
+});
+
+describe('several specs for one line (issue 21: a second --v1 used to replace the first)', () => {
+  it('releaseRequests makes one request per spec, in line order, then the order typed', () => {
+    expect(releaseRequests({ v2: ['2.4.0'], v1: ['1.20.0..1.22.0', './my-build.tgz'] })).toEqual([
+      { line: 'v1', flag: '--v1', text: '1.20.0..1.22.0' },
+      { line: 'v1', flag: '--v1', text: './my-build.tgz' },
+      { line: 'v2', flag: '--v2', text: '2.4.0' },
+    ]);
+    expect(releaseRequests({ v1: '1.20.0' })).toEqual([{ line: 'v1', flag: '--v1', text: '1.20.0' }]);
+  });
+
+  it('checkOneSpecPerLine names both specs of a line given twice, and lets one per line through', () => {
+    expect(() => checkOneSpecPerLine(releaseRequests({ v1: ['1.20.0'], v2: ['2.4.0'] }), 'why')).not.toThrow();
+    expect(() => checkOneSpecPerLine(releaseRequests({ v1: ['1.20.0', './b.tgz'] }), 'one per line')).toThrow(new InputError('--v1 1.20.0 and --v1 ./b.tgz: one per line'));
+  });
+
+  it.each<[string | string[] | null | undefined, string[]]>([
+    [null, []],
+    [undefined, []],
+    ['1.20.0', ['1.20.0']],
+    [['1.20.0..1.22.0', './b.tgz'], ['1.20.0..1.22.0', './b.tgz']],
+  ])('requestedSpecs(%j) lists %j', (asked, specs) => {
+    expect(requestedSpecs(asked)).toEqual(specs);
   });
 });

@@ -39,6 +39,22 @@ describe('parseCapture', () => {
   });
 
   it.each([
+    ['{ tool, result, arguments }', { tool, result, arguments: { city: 'Oslo' } }],
+    ['{ messages } with the tools/call request', { messages: [list, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 't', arguments: { city: 'Oslo' } } }, callResponse] }],
+    ['a message array with the tools/call request', [list, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 't', arguments: { city: 'Oslo' } } }, callResponse]],
+  ])('keeps the call arguments of %s, so replay calls the tool as the capture did', (_name, json) => {
+    expect(parseCapture(json, '/x/c.json')).toEqual({ shape: 'c', tool, result, arguments: { city: 'Oslo' } });
+  });
+
+  it.each([
+    ['arguments that are not an object', { tool, result, arguments: ['Oslo'] }, /c\.json: not a valid replay capture: arguments: /],
+    ['a tools/call request whose arguments are not an object', [list, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 't', arguments: 'Oslo' } }, callResponse], /c\.json: messages: the tools\/call request's params\.arguments is not an object/],
+  ])('rejects %s, naming the field', (_name, json, message) => {
+    expect(() => parseCapture(json, '/x/c.json')).toThrow(InputError);
+    expect(() => parseCapture(json, '/x/c.json')).toThrow(message);
+  });
+
+  it.each([
     ['no tool', { result }, /c\.json: not a valid replay capture: tool: /],
     ['a tool without inputSchema', { tool: { name: 't' }, result }, /tool\.inputSchema: /],
     ['an unknown key', { tool, result, extra: 1 }, /Unrecognized key.*extra/],
@@ -81,6 +97,21 @@ describe('mcp-sdk-probe replay', () => {
       'info error-result-structured-content-mcp',
       'warning error-result-structured-content-mcpdesc',
     ]);
+  });
+
+  it("calls the tool with the capture's own arguments, so LangChain's input check passes where the call's did", async () => {
+    // The same capture as PAIR, whose tool requires restaurant and time: with no arguments LangChain
+    // refuses the call itself (ToolInputParsingException, the test above); with the call's arguments it
+    // reaches the server and treats the result (an isError result: a ToolException).
+    const withArguments = join(dir, 'with-arguments.json');
+    writeFileSync(withArguments, JSON.stringify({ ...JSON.parse(readFileSync(PAIR, 'utf8')), arguments: { restaurant: 'Chez Nous', time: '19:00' } }));
+    const run = await runMain(['replay', withArguments, '--clients', 'v1,langchain', '--json', '--out', join(dir, 'with-arguments-result.json')]);
+    expect(run.code).toBe(0);
+    const replayed = ResultFileSchema.parse(JSON.parse(run.stdout));
+    for (const record of replayed.cases) expect(record.arguments).toEqual({ restaurant: 'Chez Nous', time: '19:00' });
+    const langchain = replayed.cases.find((c) => c.client === 'langchain')!;
+    expect(langchain.observed.outcome).toBe('rejected');
+    expect(langchain.observed.outcome === 'rejected' && langchain.observed.error.name).not.toBe('ToolInputParsingException');
   });
 
   it('replays logged JSON-RPC messages and judges --expect, later rules winning', async () => {

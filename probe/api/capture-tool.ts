@@ -56,6 +56,8 @@ export interface CapturedToolCall {
   readonly tool: ToolDefinition;
   /** The tools/call result exactly as the server sent it. */
   readonly result: ToolResult;
+  /** The arguments the tool was called with; replay makes the same call. */
+  readonly arguments: Readonly<Record<string, unknown>>;
   /** Who answered: the server's `serverInfo` from the handshake and the transport the capture used. */
   readonly server: { readonly name: string | undefined; readonly version: string | undefined; readonly transport: 'in-memory' | 'stdio' };
 }
@@ -204,7 +206,13 @@ export async function captureTool(source: ServerSource, toolName: string, args: 
     if (!result.success || !Array.isArray(raw.result?.content)) throw captureError(`${what}: tools/call: the result has no content array`);
     const info = client.getServerVersion();
     // The values as listed and sent (zod's parse puts the known keys first; the capture keeps wire order).
-    return { name: options.name ?? toolName, tool: found[0] as ToolDefinition, result: raw.result as ToolResult, server: { name: info?.name, version: info?.version, transport: kind } };
+    return {
+      name: options.name ?? toolName,
+      tool: found[0] as ToolDefinition,
+      result: raw.result as ToolResult,
+      arguments: args,
+      server: { name: info?.name, version: info?.version, transport: kind },
+    };
   } finally {
     // Closes the transport: in memory both ends (the server instance is disconnected and can connect
     // again); over stdio the child's stdin, then SIGTERM if it has not left within the SDK's 2 s.

@@ -3,14 +3,14 @@
 // Every function that runs cases returns a promise and reports bad input by rejecting it (InputError).
 // Bundled to dist/index.mjs (bin/build.mjs); its types are emitted by `tsc -p tsconfig.build.json`.
 import { join } from 'node:path';
-import { ToolDefinitionSchema, ToolResultSchema, toolDefinitionAsGiven, toolResultAsGiven, type Capture, type ClientLine, type Matrix, type ResultFile, type ToolDefinition, type ToolResult } from '../core/domain.ts';
+import { ToolDefinitionSchema, ToolResultSchema, toolDefinitionAsGiven, toolResultAsGiven, type Capture, type ClientLine, type JsonValue, type Matrix, type ResultFile, type ToolDefinition, type ToolResult } from '../core/domain.ts';
 import { compareWithRecorded, type Comparison } from '../core/compare.ts';
 import { parseExpectRule } from '../core/expect-spec.ts';
 import { checkCasePatternsMatch, parseClientLines, selectScenarios } from '../core/select.ts';
 import { MAX_TIMER_MS } from '../core/timer.ts';
 import { InputError } from '../core/errors.ts';
 import { installedClientLines, runMatrix as runMatrixIn } from '../engine/run.ts';
-import { captureFileText, slug } from '../io/capture.ts';
+import { CallArgumentsSchema, captureFileText, slug } from '../io/capture.ts';
 import { MAX_JSON_DEPTH, MAX_WRITTEN_JSON_DEPTH, writeFileAtomic } from '../io/files.ts';
 import type { CapturedToolCall } from './capture-tool.ts';
 import { parseJsonFileAsGiven, readRecordedResult } from '../io/json-files.ts';
@@ -101,6 +101,8 @@ export interface ReplayInput {
   readonly result: ToolResult;
   /** Names the result in case ids and reports (default 'captured-result'). */
   readonly name?: string;
+  /** The tools/call arguments to call the tool with, as the captured call did (default `{}`). */
+  readonly arguments?: Readonly<Record<string, unknown>>;
 }
 
 export interface ReplayOptions extends RunOptions {
@@ -118,7 +120,15 @@ export async function replay(input: ReplayInput, options: ReplayOptions = {}): P
   const result = ToolResultSchema.safeParse(input.result);
   if (!result.success) throw new InputError(`replay: result: ${result.error.issues[0]?.path.join('.') || '(top level)'}: ${result.error.issues[0]?.message}`);
   // The caller's values, not zod's output: its parse leaves own `__proto__` keys out (core/domain.ts asGiven).
-  const capture: Capture = { shape: slug(name), tool: toolDefinitionAsGiven(input.tool), result: toolResultAsGiven(input.result) };
+  if (input.arguments !== undefined && !CallArgumentsSchema.safeParse(input.arguments).success) {
+    throw new InputError('replay: arguments: expected an object of JSON values (the tools/call arguments)');
+  }
+  const capture: Capture = {
+    shape: slug(name),
+    tool: toolDefinitionAsGiven(input.tool),
+    result: toolResultAsGiven(input.result),
+    ...(input.arguments !== undefined && { arguments: input.arguments as Record<string, JsonValue> }),
+  };
   const lines = parseClientLines(options.clients ?? installedClientLines().lines, 'replay: clients');
   return run(replayMatrix(capture, name, (options.expect ?? []).map(parseExpectRule), lines), options);
 }
@@ -139,7 +149,7 @@ export function compareWithShipped(name: MatrixName, result: ResultFile): Compar
  * Writes what `captureTool` captured as a capture file that `mcp-sdk-probe replay FILE` reads (the
  * `{ name, tool, result }` form), atomically; refuses a path that is a folder or a symbolic link.
  */
-export function writeCaptureFile(path: string, capture: Pick<CapturedToolCall, 'name' | 'tool' | 'result'>): void {
+export function writeCaptureFile(path: string, capture: Pick<CapturedToolCall, 'name' | 'tool' | 'result'> & Partial<Pick<CapturedToolCall, 'arguments'>>): void {
   writeFileAtomic(path, captureFileText(capture, path), path, { what: 'replay capture', maxDepth: MAX_JSON_DEPTH });
 }
 

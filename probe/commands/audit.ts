@@ -6,7 +6,7 @@ import type { ClientLine, Matrix, ResultFile, ResultHeader, Scenario } from '../
 import { InputError } from '../core/errors.ts';
 import { exitCodeFor } from '../core/exit-code.ts';
 import { loadClientUnderTest, type ClientModuleRef } from '../clients/load.ts';
-import { releaseRequests, resolveReleases } from '../releases/resolve.ts';
+import { releaseRequests, resolveReleases, type ReleaseRequest } from '../releases/resolve.ts';
 import { caseLine, renderTerminalReport, type CaseLine } from '../render/terminal.ts';
 import { readRecordedResult } from '../io/json-files.ts';
 import { checkOutputPath, makeFolder, writeFileAtomic, WRITTEN_FILE } from '../io/files.ts';
@@ -17,7 +17,7 @@ import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { defaultJobs, startCaseThreadEarly } from '../engine/pool.ts';
-import { combineHeaders, environmentFor, streamMatrices, type StreamedPart } from '../engine/run.ts';
+import { combineHeaders, environmentFor, installedClientLines, streamMatrices, type StreamedPart } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { checkCasePatternsGiven, checkCasePatternsMatch, selectScenarios } from '../core/select.ts';
 import { DEFAULT_OUT, DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, RUNS_FROM_CHECKOUT, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
@@ -30,8 +30,9 @@ export interface AuditOptions {
   readonly timeout: number;
   readonly recorded?: string;
   readonly update: boolean;
-  readonly v1?: string;
-  readonly v2?: string;
+  /** Every --v1/--v2 given; more than one per line is refused (the audit runs one release per line). */
+  readonly v1?: readonly string[];
+  readonly v2?: readonly string[];
   readonly prerelease: boolean;
   readonly scenarios?: string;
   /** --allow-scenario-code: the user trusts the .ts/.mts scenario modules of --scenarios, which are code. */
@@ -41,12 +42,14 @@ export interface AuditOptions {
   readonly resume: boolean;
 }
 
-/** The releases --v1/--v2 name, each checked to load here before any case runs (the pool's threads load them again). */
-async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Partial<Record<ClientLine, ClientModuleRef>>> {
-  const requests = releaseRequests(options);
+/**
+ * The releases --v1/--v2 name, one per line, each checked to load here before any case runs (the pool's
+ * threads load them again). The audit's, and a replay's against one release (replay.ts).
+ */
+export async function clientsUnderTest(requests: readonly ReleaseRequest[], prerelease: boolean, io: CliIo): Promise<Partial<Record<ClientLine, ClientModuleRef>>> {
   if (requests.length === 0) return {};
   const releases = await resolveReleases(requests, {
-    ...releaseContext(io, options.prerelease, (count) => io.stderr(`installing ${count} client release${count === 1 ? '' : 's'} into the release cache…\n`)),
+    ...releaseContext(io, prerelease, (count) => io.stderr(`installing ${count} client release${count === 1 ? '' : 's'} into the release cache…\n`)),
     onePerLine: true,
   });
   const clients: Partial<Record<ClientLine, ClientModuleRef>> = {};
@@ -136,7 +139,11 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   if (options.scenarios) {
     const builtIn = await Promise.all(Object.values(MATRICES).map((load) => load()));
     const builtInIds = new Set(builtIn.flatMap((m) => m.scenarios.map((s) => s.id)));
-    userScenarios = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, builtInIds, { allowCode: options.allowScenarioCode });
+    // A capture file among them runs on every line this install can run, as `replay` runs it.
+    userScenarios = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, builtInIds, {
+      allowCode: options.allowScenarioCode,
+      captureLines: installedClientLines().lines,
+    });
   }
   // The ecosystem matrix repeats the audit's v1/v2 cells beside the other lines (same ids, same cases):
   // run together (--matrix all), each id runs once, in the first matrix that has it, and is compared there
@@ -160,7 +167,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
   const reproDir = format === 'repro' ? checkReproRequest(options.out, [...selected.flat(), ...selectedUser], io) : undefined;
   // Read (and validate) the recorded results before running anything, so bad input changes nothing.
   const recorded = recordedPaths.map((path) => readRecordedResult(path, { replacing: options.update }));
-  const clients = await clientsUnderTest(options, io);
+  const clients = await clientsUnderTest(releaseRequests(options), options.prerelease, io);
 
   // Each case is journalled as it finishes, beside the result file; --resume runs only what is missing.
   const resultPath = resultJsonPath(format, out, defaultJsonPathFor(DEFAULT_OUT, io));

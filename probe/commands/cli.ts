@@ -39,6 +39,9 @@ function integer(flag: string) {
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
+/** A repeatable release flag with no default: undefined until given, then every spec given, in order. */
+const collectSpecs = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+const releasesOption = (flag: string, description: string) => new Option(`${flag} <releases>`, `${description}; repeatable (every release once)`).argParser(collectSpecs);
 
 const jobsOption = (what: string, default_: string) =>
   new Option('--jobs <n>', `${what} at once, one worker thread each (default: ${default_})`).argParser(positiveInteger('--jobs', ''));
@@ -101,8 +104,9 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .addOption(timeoutOption())
     .option('--recorded <file>', 'recorded result to compare with (default: results/recorded.json)')
     .option('--update', 'rewrite the recorded result from this run (refused when CI is set)', false)
-    .option('--v1 <release>', 'run v1 cases with this @modelcontextprotocol/sdk release: a version, latest, a .tgz or a package folder')
-    .option('--v2 <release>', 'run v2 cases with this @modelcontextprotocol/client release: a version, latest, a .tgz or a package folder')
+    // Collected, not replaced: a second --v1 is refused naming both (issue 21), never silently dropped.
+    .addOption(new Option('--v1 <release>', 'run v1 cases with this @modelcontextprotocol/sdk release: a version, latest, a .tgz or a package folder').argParser(collectSpecs))
+    .addOption(new Option('--v2 <release>', 'run v2 cases with this @modelcontextprotocol/client release: a version, latest, a .tgz or a package folder').argParser(collectSpecs))
     .option('--prerelease', 'let latest and ranges resolve to prereleases', false)
     .option('--matrix <name>', 'audit (default: the 13 cases), extended (the cases the audit left out), ecosystem (the AI SDK and LangChain clients beside v1 and v2) or all')
     .option('--scenarios <dir>', 'also run the scenario files (.json, .ts) in this folder beside the matrix')
@@ -117,11 +121,11 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
   const sweep = program
     .command('sweep')
     .description('run a matrix (the audit by default) against every release in the given ranges and report where behaviour changed')
-    .option('--v1 <releases>', '@modelcontextprotocol/sdk releases: 1.10.0..latest, ^1.20, latest, 1.33.0, a .tgz or a folder')
-    .option('--v2 <releases>', '@modelcontextprotocol/client releases, as for --v1')
-    .option('--ai-sdk <releases>', '@ai-sdk/mcp releases, as for --v1, running the ai-sdk cases (with --matrix ecosystem)')
-    .option('--server-v1 <releases>', 'a server sweep: @modelcontextprotocol/sdk releases as the fixtures\' server (low-level Server, McpServer), with the pinned clients; not with --v1/--v2')
-    .option('--server-v2 <releases>', 'a server sweep: @modelcontextprotocol/server releases (McpServer, createMcpHandler), as for --server-v1')
+    .addOption(releasesOption('--v1', '@modelcontextprotocol/sdk releases: 1.10.0..latest, ^1.20, latest, 1.33.0, a .tgz or a folder'))
+    .addOption(releasesOption('--v2', '@modelcontextprotocol/client releases, as for --v1'))
+    .addOption(releasesOption('--ai-sdk', '@ai-sdk/mcp releases, as for --v1, running the ai-sdk cases (with --matrix ecosystem)'))
+    .addOption(releasesOption('--server-v1', 'a server sweep: @modelcontextprotocol/sdk releases as the fixtures\' server (low-level Server, McpServer), with the pinned clients; not with --v1/--v2'))
+    .addOption(releasesOption('--server-v2', 'a server sweep: @modelcontextprotocol/server releases (McpServer, createMcpHandler), as for --server-v1'))
     .option('--prerelease', 'let ranges include prereleases', false)
     .addOption(jobsOption('releases', 'the number of cores'))
     .option('--shard <i/n>', 'run only the i-th of n round-robin slices of the releases (combine with merge)')
@@ -149,10 +153,19 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
         .argParser(collect)
         .default([]),
     )
-    .option('--clients <lines>', 'the client lines to replay through, comma-separated (default: every line: v1,v2,ai-sdk,langchain)')
-    .option('--format <format>', 'table (default), json, markdown, junit or repro (one case as a standalone folder)')
+    .option('--clients <lines>', 'the client lines to replay through, comma-separated (default: every line: v1,v2,ai-sdk,langchain; over several releases, the lines --v1/--v2/--ai-sdk vary)')
+    .addOption(releasesOption('--v1', 'replay through these @modelcontextprotocol/sdk releases: a version, latest, a .tgz or a folder (that release), or a range such as 1.20.0..latest (a sweep of the capture)'))
+    .addOption(releasesOption('--v2', '@modelcontextprotocol/client releases, as for --v1'))
+    .addOption(releasesOption('--ai-sdk', '@ai-sdk/mcp releases, as for --v1'))
+    .option('--prerelease', 'let latest and ranges resolve to prereleases', false)
+    .option('--baseline <file>', 'over several releases: the sweep baseline to compare with (default: results/sweep-baseline-replay-<capture>.json)')
+    .option('--update', 'over several releases: record this sweep into the baseline (refused when CI is set)', false)
+    // Defined to be refused with a reason (replay.ts), not as an unknown option: the capture is the server's answer.
+    .addOption(new Option('--server-v1 <releases>').argParser(collectSpecs).hideHelp())
+    .addOption(new Option('--server-v2 <releases>').argParser(collectSpecs).hideHelp())
+    .option('--format <format>', 'table (default), json, markdown, junit or repro (one case as a standalone folder); over several releases table, json or html, as sweep writes them')
     .option('--json', 'the same as --format json', false)
-    .option('--out <file>', `write the output here: the result JSON (table, json; default: ${shown(defaultJsonPathFor(replayOut, io))}), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)`)
+    .option('--out <file>', `write the output here: the result JSON (table, json; default: ${shown(defaultJsonPathFor(replayOut, io))}; over several releases the sweep result, default: ${shown(DEFAULT_SWEEP_OUT)}), the document (markdown, junit, html; default stdout) or the repro folder (repro; required, new or empty)`)
     .addOption(
       new Option('--case <pattern>', 'replay only matching cases (v1/warm/*); --format repro needs exactly one; repeatable')
         .argParser(collect)

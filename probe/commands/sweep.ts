@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
-import type { Matrix, ResultFile, Scenario } from '../core/domain.ts';
+import { SDK_LINES, type Matrix, type ResultFile, type Scenario } from '../core/domain.ts';
 import { checkCasePatternsGiven, checkCasePatternsMatch, selectScenarios } from '../core/select.ts';
 import { loadUserScenarios } from '../io/user-scenarios.ts';
 import { renderSweepHtml } from '../render/sweep-html.ts';
@@ -33,7 +33,7 @@ import {
   type SweepBaseline,
 } from '../sweep/gates.ts';
 import { releaseKey } from '../core/release.ts';
-import { changePoints, summarize, SWEEP_SCHEMA_VERSION, SweepResultSchema, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
+import { changePoints, requestedSpecs, summarize, SWEEP_SCHEMA_VERSION, SweepResultSchema, type ReleaseRun, type RequestedSpecs, type SweepResult } from '../sweep/model.ts';
 import { startSweepWorkersEarly, stopEarlyWorkers } from '../sweep/pool.ts';
 import { runJournalledSweep, sweepFingerprint, sweepJournalPath } from '../sweep/stream.ts';
 import { mergeShards, parseShard, selectShard } from '../sweep/shard.ts';
@@ -64,14 +64,18 @@ export interface SweepReportOptions {
   readonly format?: string;
 }
 
+/**
+ * The release flags, each repeatable: every spec of a line runs, each release once, in release order
+ * (`--v1 1.20.0..1.22.0 --v1 ./my-build.tgz`: a local build beside a range, issue 21).
+ */
 export interface SweepOptions extends SweepReportOptions {
-  readonly v1?: string;
-  readonly v2?: string;
+  readonly v1?: readonly string[];
+  readonly v2?: readonly string[];
   /** `--ai-sdk`: `@ai-sdk/mcp` releases, running the ai-sdk cases (the ecosystem matrix has them). */
-  readonly aiSdk?: string;
+  readonly aiSdk?: readonly string[];
   /** A server sweep: these releases of the server packages, against the pinned clients. */
-  readonly serverV1?: string;
-  readonly serverV2?: string;
+  readonly serverV1?: readonly string[];
+  readonly serverV2?: readonly string[];
   readonly prerelease: boolean;
   readonly jobs?: number;
   readonly shard?: string;
@@ -143,6 +147,9 @@ async function sweptMatrix(options: SweepOptions, io: CliIo): Promise<SweptMatri
     const builtIn = await Promise.all(Object.values(MATRICES).map((load) => load()));
     user = await loadUserScenarios(resolve(io.cwd, options.scenarios), options.scenarios, new Set(builtIn.flatMap((m) => m.scenarios.map((s) => s.id))), {
       allowCode: options.allowScenarioCode === true,
+      // A capture file's cases on the lines a client sweep can vary (the SDK lines, and the AI SDK's when
+      // swept): its LangChain case would only be left out of every release.
+      captureLines: options.aiSdk === undefined ? SDK_LINES : [...SDK_LINES, 'ai-sdk'],
     });
   }
   // The ecosystem matrix repeats the audit's v1/v2 cells (same ids, same cases): each id once, the first.
@@ -166,7 +173,7 @@ async function sweptMatrix(options: SweepOptions, io: CliIo): Promise<SweptMatri
  * it (nor which baseline it belongs to). Both lines of one side are fine: each line's releases run their
  * own cases, as two tables.
  */
-export function sweepRequests(options: Pick<SweepOptions, 'v1' | 'v2' | 'aiSdk' | 'serverV1' | 'serverV2'>): { requests: ReleaseRequest[]; side: Side } {
+export function sweepRequests(options: { readonly [flag in 'v1' | 'v2' | 'aiSdk' | 'serverV1' | 'serverV2']?: string | readonly string[] }): { requests: ReleaseRequest[]; side: Side } {
   const client = releaseRequests({ v1: options.v1, v2: options.v2, 'ai-sdk': options.aiSdk });
   const server = serverReleaseRequests({ v1: options.serverV1, v2: options.serverV2 });
   if (client.length > 0 && server.length > 0) {
@@ -244,7 +251,7 @@ function readRecordedCases(paths: readonly string[]): ResultFile | undefined {
 /** "latest" as the upper end of what was asked for (`latest`, `A..latest`) asks about the newest release. */
 export function gatedLines(request: SweepResult['request']): ReleaseLine[] {
   const asked = { v1: request.serverV1 ?? request.v1, v2: request.serverV2 ?? request.v2, 'ai-sdk': request.aiSdk };
-  return (['v1', 'v2', 'ai-sdk'] as const).filter((line) => /(^|\.\.)latest$/.test(asked[line]?.trim() ?? ''));
+  return (['v1', 'v2', 'ai-sdk'] as const).filter((line) => requestedSpecs(asked[line]).some((text) => /(^|\.\.)latest$/.test(text.trim())));
 }
 
 function progress(io: CliIo) {
@@ -363,22 +370,40 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
 
 export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
   try {
-    return await sweepCommand(options, io);
+    return (await sweepCommand(options, io)).code;
   } finally {
     stopEarlyWorkers();
   }
 }
 
-async function sweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
+/**
+ * A matrix a command made itself (a replay's capture: `replay FILE --v1 RANGE`), swept as `sweep` sweeps
+ * its own, with `baselineName` naming its default baseline (results/sweep-baseline-<name>.json).
+ */
+export interface GivenMatrix {
+  readonly matrix: Matrix;
+  readonly baselineName: string;
+}
+
+/** `sweep` over a given matrix instead of --matrix/--scenarios/--case: one sweep machinery (issue 21). */
+export async function runSweepOfMatrix(given: GivenMatrix, options: SweepOptions, io: CliIo): Promise<{ code: number; result: SweepResult }> {
+  try {
+    return await sweepCommand(options, io, given);
+  } finally {
+    stopEarlyWorkers();
+  }
+}
+
+async function sweepCommand(options: SweepOptions, io: CliIo, given?: GivenMatrix): Promise<{ code: number; result: SweepResult }> {
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const format = validateReportOptions(options, io, shard !== undefined);
   const { requests, side } = sweepRequests(options);
   // The workers load the harness and the fixture server while this thread reads the inputs and resolves the releases.
   const workerUrl = pathToFileURL(join(PROJECT_ROOT, 'dist', 'sweep-worker.mjs'));
   startSweepWorkersEarly(workerUrl, options.jobs ?? availableParallelism());
-  const { matrix, builtInIds, subset } = await sweptMatrix(options, io);
+  const { matrix, builtInIds, subset } = given ? { matrix: given.matrix, builtInIds: new Set<string>(), subset: false } : await sweptMatrix(options, io);
   const leftOut = side === 'server' ? serverSweepCases(matrix, requests) : clientSweepCases(matrix, requests);
-  const paths = reportPaths(options, format, matrix.name, io, side);
+  const paths = reportPaths(options, format, given?.baselineName ?? matrix.name, io, side);
   checkReportOutputs(paths, options);
   // Each finished release is journalled beside the result JSON, which is only ever replaced whole.
   const journalFile = sweepJournalPath(paths.json);
@@ -396,12 +421,13 @@ async function sweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
   const plan = releases.map(releaseKey);
   const mine = selectShard(releases, shard);
   const environment = captureEnvironment();
+  const asked = (specs: readonly string[] | undefined): RequestedSpecs | null => (specs === undefined ? null : specs.length === 1 ? specs[0]! : [...specs]);
   const request: SweepResult['request'] = {
-    v1: options.v1 ?? null,
-    v2: options.v2 ?? null,
+    v1: asked(options.v1),
+    v2: asked(options.v2),
     // Only when asked for, so a v1/v2 sweep's result stays as it was.
-    ...(options.aiSdk !== undefined && { aiSdk: options.aiSdk }),
-    ...(side === 'server' && { serverV1: options.serverV1 ?? null, serverV2: options.serverV2 ?? null }),
+    ...(options.aiSdk !== undefined && { aiSdk: asked(options.aiSdk)! }),
+    ...(side === 'server' && { serverV1: asked(options.serverV1), serverV2: asked(options.serverV2) }),
     prerelease: options.prerelease,
   };
   makeFolder(dirname(journalFile), journalFile);
@@ -438,7 +464,7 @@ async function sweepCommand(options: SweepOptions, io: CliIo): Promise<number> {
   };
   const code = report(result, options, io, { format, paths, baseline, gateIds: builtInIds, streamed: options.ndjson });
   sweep.finish();
-  return code;
+  return { code, result };
 }
 
 export async function runMergeCommand(files: readonly string[], options: SweepReportOptions, io: CliIo): Promise<number> {

@@ -282,6 +282,8 @@ export interface Capture {
   readonly shape: string;
   readonly tool: ToolDefinition;
   readonly result: ToolResult;
+  /** The tools/call arguments the captured call was made with; a replay calls with `{}` when absent. */
+  readonly arguments?: Record<string, JsonValue>;
 }
 
 /** One cell of a matrix: a client line, a discovery mode, and the result the server sends. */

@@ -11,6 +11,7 @@ import {
   toolDefinitionAsGiven,
   toolResultAsGiven,
   type Capture,
+  type JsonValue,
   type ToolDefinition,
   type ToolResult,
 } from '../core/domain.ts';
@@ -20,6 +21,8 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from './files.ts';
 import { jsonText, readJsonFile, validateJson } from './json-files.ts';
 
 const IdSchema = z.union([z.string(), z.number()]);
+/** tools/call `params.arguments`: an object (MCP spec, CallToolRequest: `arguments?: { [key: string]: unknown }`). */
+export const CallArgumentsSchema = z.record(z.string(), JsonValueSchema);
 
 const MessageSchema = z
   .object({
@@ -39,6 +42,8 @@ const PairSchema = z
     name: z.string().min(1).optional(),
     tool: ToolDefinitionSchema,
     result: ToolResultSchema,
+    /** The tools/call arguments of the captured call (captureTool records them); `{}` when absent. */
+    arguments: CallArgumentsSchema.optional(),
   })
   .strict();
 
@@ -62,7 +67,9 @@ export function slug(text: string): string {
   );
 }
 
-function fromMessages(path: string, messages: readonly Message[], toolName: string | undefined): { tool: ToolDefinition; result: ToolResult } {
+type Captured = Omit<Capture, 'shape'>;
+
+function fromMessages(path: string, messages: readonly Message[], toolName: string | undefined): Captured {
   const call = messages.find((m) => m.method === 'tools/call');
   const isCallResult = (m: Message) => m.result !== undefined && Array.isArray(m.result.content);
   const responses = messages.filter((m) => m.method === undefined && m.id !== undefined);
@@ -97,7 +104,25 @@ function fromMessages(path: string, messages: readonly Message[], toolName: stri
   }
   // As the log gives them, not as zod parsed them: its parse leaves own `__proto__` keys out (domain.ts
   // toolResultAsGiven), and the case must list and send what the server sent (issue 20).
-  return { tool: toolDefinitionAsGiven(named), result: toolResultAsGiven(response.result) };
+  // The logged request's arguments, as given: replay makes the same call (a tool whose inputSchema requires
+  // them is otherwise refused by a client's own input check, LangChain's ToolInputParsingException).
+  const args = call?.params?.arguments;
+  if (args !== undefined && !CallArgumentsSchema.safeParse(args).success) {
+    throw new InputError(`${path}: messages: the tools/call request's params.arguments is not an object`);
+  }
+  return { tool: toolDefinitionAsGiven(named), result: toolResultAsGiven(response.result), ...(args !== undefined && { arguments: args as Record<string, JsonValue> }) };
+}
+
+/**
+ * Whether a JSON file in a scenario folder is a capture rather than a scenario file: logged JSON-RPC
+ * messages (an array of them, or `{ messages }`), or `{ tool, result }` with neither of a scenario's own
+ * fields (`shape`, `expected`). A scenario file missing one of those is still a scenario file, so its
+ * error names the field it lacks.
+ */
+export function isCaptureJson(json: unknown): boolean {
+  if (Array.isArray(json)) return json.length > 0 && json.every((m) => m !== null && typeof m === 'object' && 'jsonrpc' in m);
+  if (json === null || typeof json !== 'object') return false;
+  return 'messages' in json || ('tool' in json && 'result' in json && !('shape' in json) && !('expected' in json));
 }
 
 /** The capture's form decides its schema, so a mistake is reported against the form the user meant. */
@@ -114,8 +139,13 @@ export function parseCapture(json: unknown, path: string): Capture {
     return { shape: capture.name ? slug(capture.name) : fallback, ...fromMessages(path, (json as { messages: Message[] }).messages, capture.toolName) };
   }
   const capture = validateJson(json, path, PairSchema, 'replay capture');
-  const given = json as { tool: unknown; result: unknown };
-  return { shape: capture.name ? slug(capture.name) : fallback, tool: toolDefinitionAsGiven(given.tool), result: toolResultAsGiven(given.result) };
+  const given = json as { tool: unknown; result: unknown; arguments?: Record<string, JsonValue> };
+  return {
+    shape: capture.name ? slug(capture.name) : fallback,
+    tool: toolDefinitionAsGiven(given.tool),
+    result: toolResultAsGiven(given.result),
+    ...(given.arguments !== undefined && { arguments: given.arguments }),
+  };
 }
 
 /**
@@ -123,8 +153,13 @@ export function parseCapture(json: unknown, path: string): Capture {
  * newline. Validated against the same schema and depth limit the reader uses, so what is written always
  * reads; `path` names the file in errors.
  */
-export function captureFileText(capture: { readonly name: string; readonly tool: ToolDefinition; readonly result: ToolResult }, path: string): string {
-  const given = { name: capture.name, tool: capture.tool, result: capture.result };
+export function captureFileText(
+  capture: { readonly name: string; readonly tool: ToolDefinition; readonly result: ToolResult; readonly arguments?: Readonly<Record<string, unknown>> },
+  path: string,
+): string {
+  // A call made with no arguments is written as before (no key): replay calls with `{}` when it has none.
+  const args = capture.arguments !== undefined && Object.keys(capture.arguments).length > 0 ? capture.arguments : undefined;
+  const given = { name: capture.name, tool: capture.tool, result: capture.result, ...(args && { arguments: args }) };
   // Before zod and JSON.stringify walk it recursively: what a server sent may nest past the stack.
   if (nestsDeeperThan(given, MAX_JSON_DEPTH)) {
     throw new InputError(`${path}: not written: the replay capture would nest more than ${MAX_JSON_DEPTH} levels deep, more than the probe reads back`);

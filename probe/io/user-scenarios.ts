@@ -1,6 +1,7 @@
-// User-written scenarios (--scenarios DIR): JSON or TypeScript files, each one scenario or a list, run
-// beside the built-in matrix. Every file is loaded and validated before anything runs; a problem is an
-// InputError naming the file, the field and the reason. JSON files are data; TypeScript files are code,
+// User-written scenarios (--scenarios DIR): JSON or TypeScript files, each one scenario or a list, and
+// replay capture files (io/capture.ts: each the cases `replay` makes of it), run beside the built-in
+// matrix. Every file is loaded and validated before anything runs; a problem is an InputError naming the
+// file, the field and the reason. JSON files are data; TypeScript files are code,
 // loaded only when the user trusts them (issue 20). No file is read from outside the folder: a scenario
 // file that is a symbolic link is followed only to a file inside it (an alias is harmless: whatever it
 // names, the user already handed the probe), and a module imports only files inside it.
@@ -8,10 +9,12 @@ import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 import { z } from 'zod';
 import { defineCase } from '../core/define.ts';
-import { ExpectedSchema, ToolDefinitionSchema, ToolResultSchema, type Scenario } from '../core/domain.ts';
+import { captureCases } from '../core/capture-cases.ts';
+import { ExpectedSchema, ToolDefinitionSchema, ToolResultSchema, type ClientLine, type Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { parseExpectation } from '../core/expect-spec.ts';
 import { readJsonFile, validateJsonAsGiven } from './json-files.ts';
+import { isCaptureJson, parseCapture } from './capture.ts';
 import { loadScenarioModule } from './scenario-module.ts';
 
 const CELLS = ['v1/warm', 'v1/cold', 'v2/warm', 'v2/cold'] as const;
@@ -62,6 +65,8 @@ function toScenarios(file: string, scenario: UserScenario): Scenario[] {
 export interface UserScenarioOptions {
   /** Run TypeScript scenario modules (--allow-scenario-code); without it a folder holding one is refused. */
   readonly allowCode: boolean;
+  /** The client lines a capture file's cases run on (core/capture-cases.ts); every line when absent. */
+  readonly captureLines?: readonly ClientLine[];
 }
 
 const errno = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
@@ -102,18 +107,22 @@ export async function loadUserScenarios(dir: string, shownDir: string, taken: Re
   for (const name of names) {
     const shown = join(shownDir, name);
     const path = insideFolder(root, name, shown);
-    const parsed =
-      extname(name) === '.json'
-        ? validateScenarios(readJsonFile(path, z.unknown(), 'scenario file', shown), shown, 'scenario file')
-        : validateScenarios(await loadScenarioModule(path, root, shown), shown, 'scenario module (its default export)');
-    for (const scenario of parsed) {
-      for (const made of toScenarios(shown, scenario)) {
-        if (taken.has(made.id)) throw new InputError(`${shown}: case ${made.id} is already defined by the built-in matrix; choose another shape name`);
-        const other = ids.get(made.id);
-        if (other) throw new InputError(`${shown}: case ${made.id} is also defined in ${other}`);
-        ids.set(made.id, shown);
-        scenarios.push(made);
-      }
+    const json = extname(name) === '.json' ? readJsonFile(path, z.unknown(), 'scenario file', shown) : undefined;
+    // A capture file (what `replay` takes) is the cases replay makes of it: issue 21, a server author's
+    // captures swept over client releases without converting them by hand.
+    const cases: Scenario[] =
+      json !== undefined && isCaptureJson(json)
+        ? captureCases(parseCapture(json, shown), name, [], options.captureLines)
+        : (json !== undefined
+            ? validateScenarios(json, shown, 'scenario file')
+            : validateScenarios(await loadScenarioModule(path, root, shown), shown, 'scenario module (its default export)')
+          ).flatMap((scenario) => toScenarios(shown, scenario));
+    for (const made of cases) {
+      if (taken.has(made.id)) throw new InputError(`${shown}: case ${made.id} is already defined by the built-in matrix; choose another shape name`);
+      const other = ids.get(made.id);
+      if (other) throw new InputError(`${shown}: case ${made.id} is also defined in ${other}`);
+      ids.set(made.id, shown);
+      scenarios.push(made);
     }
   }
   return scenarios;

@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ReleaseLine } from '../core/domain.ts';
@@ -215,6 +216,7 @@ export class ReleaseCache {
     const folder = realpathSync(userPath);
     const version = installedVersion(folder, packageName);
     if (!version) throw new InputError(`${flag} ${userPath}: its package.json is not ${packageName}`);
+    checkDependenciesInstalled(folder, userPath, flag);
     const hash = createHash('sha256').update(folder).digest('hex').slice(0, 12);
     const alias = aliasFor(line, `dir-${hash}`);
     // Links live outside node_modules/, which npm prunes on every install.
@@ -225,6 +227,28 @@ export class ReleaseCache {
     symlinkSync(folder, join(links, 'node_modules', alias), 'dir');
     return localRelease(line, version, hash, 'folder', null, join(links, 'load.mjs'), alias);
   }
+}
+
+/**
+ * A folder is used in place, so its imports resolve from where it is (Node's resolution, from its real
+ * path). A checkout's built package before `npm install` has none of its dependencies there, and its
+ * first import would fail in a worker with "Cannot find package 'zod'" (issue 21): said up front, with
+ * what to run. Checked: its dependencies and its required peers, as Node would look them up from the folder.
+ */
+function checkDependenciesInstalled(folder: string, userPath: string, flag: string): void {
+  let manifest: { dependencies?: Record<string, string>; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+  try {
+    manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as typeof manifest;
+  } catch {
+    return; // installedVersion read it a moment ago; a file that changed since is the load's to report
+  }
+  const requiredPeers = Object.keys(manifest.peerDependencies ?? {}).filter((name) => manifest.peerDependenciesMeta?.[name]?.optional !== true);
+  const needed = [...new Set([...Object.keys(manifest.dependencies ?? {}), ...requiredPeers])].sort();
+  const lookup = createRequire(join(folder, 'package.json'));
+  const missing = needed.filter((name) => !(lookup.resolve.paths(name) ?? []).some((dir) => existsSync(join(dir, name, 'package.json'))));
+  if (missing.length === 0) return;
+  const named = missing.length > 3 ? `${missing.slice(0, 3).join(', ')} and ${missing.length - 3} more` : missing.join(', ');
+  throw new InputError(`${flag} ${userPath}: its dependencies are not installed (${named}); run npm install (or npm ci) in that folder, or pack it (npm pack) and pass the .tgz`);
 }
 
 /** An unreleased build, labelled by its version and a hash of where it came from. */

@@ -22,12 +22,28 @@ export interface ReleaseRequest {
   readonly text: string;
 }
 
-/** The release flags a command was given (`--v1 <text>`, `--v2 <text>`, `--ai-sdk <text>`), in line order. */
-export function releaseRequests(flags: Readonly<Partial<Record<ReleaseLine, string>>>): ReleaseRequest[] {
+/**
+ * The release flags a command was given (`--v1 <text>`, `--v2 <text>`, `--ai-sdk <text>`), in line order;
+ * a flag given more than once (`--v1 1.20.0..1.22.0 --v1 ./my-build.tgz`) is one request per spec, in the
+ * order typed (issue 21: a second --v1 used to replace the first without a word).
+ */
+export function releaseRequests(flags: Readonly<Partial<Record<ReleaseLine, string | readonly string[]>>>): ReleaseRequest[] {
   return RELEASE_LINES.flatMap((line) => {
-    const text = flags[line];
-    return text === undefined ? [] : [{ line, flag: `--${line}`, text }];
+    const given = flags[line];
+    const texts = given === undefined ? [] : typeof given === 'string' ? [given] : given;
+    return texts.map((text) => ({ line, flag: `--${line}`, text }));
   });
+}
+
+/**
+ * A command that runs one release per line (the audit, a replay against one release) refuses a second
+ * spec for a line, naming both, before anything resolves or installs.
+ */
+export function checkOneSpecPerLine(requests: readonly ReleaseRequest[], why: string): void {
+  for (const request of requests) {
+    const first = requests.find((other) => other.flag === request.flag);
+    if (first !== request) throw new InputError(`${first!.flag} ${first!.text} and ${request.flag} ${request.text}: ${why}`);
+  }
 }
 
 export interface ResolveContext {
@@ -47,7 +63,7 @@ export interface ResolveContext {
 }
 
 /** The server release flags of a sweep (`--server-v1 <text>`, `--server-v2 <text>`), in line order. */
-export function serverReleaseRequests(flags: Readonly<Partial<Record<SdkLine, string>>>): ReleaseRequest[] {
+export function serverReleaseRequests(flags: Readonly<Partial<Record<SdkLine, string | readonly string[]>>>): ReleaseRequest[] {
   return releaseRequests(Object.fromEntries(SDK_LINES.map((line) => [line, flags[line]]))).map((request) => ({ ...request, side: 'server', flag: `--server-${request.line}` }));
 }
 
@@ -86,6 +102,7 @@ export async function resolveReleases(requests: readonly ReleaseRequest[], conte
   const wanted: Wanted[] = [];
   const locals: { request: ReleaseRequest; kind: 'tarball' | 'folder'; path: string }[] = [];
 
+  if (context.onePerLine) checkOneSpecPerLine(requests, 'the audit runs one release per line (the sweep command takes several)');
   const specs = requests.map((request) => ({ request, spec: parseReleaseSpec(request.flag, request.text) }));
   for (const { request, spec } of specs) {
     if (spec.kind !== 'registry' && request.side === 'server') {

@@ -191,7 +191,7 @@ function reproduceSection(result: ResultFile, context: EvidenceContext): string[
   // A path of this machine means nothing to the reader: name the file only.
   args = args.map((a) => (isAbsolute(a) ? basename(a) : a));
   const capture = replayed
-    ? ['Save the replayed tool and result as `capture.json`:', '', markdownFence('json', json({ tool: replayed.tool, result: replayed.result })), '', 'then:', '']
+    ? ['Save the replayed tool and result as `capture.json`:', '', markdownFence('json', json({ tool: replayed.tool, result: replayed.result, ...(replayed.arguments !== undefined && { arguments: replayed.arguments }) })), '', 'then:', '']
     : [];
   // Every argument quoted for sh: pasted, the command runs with exactly these arguments (an unquoted
   // `--scenarios 'scen>pwned'` was a redirect).

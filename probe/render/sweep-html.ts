@@ -7,7 +7,7 @@ import { RELEASE_LINES, type CaseRecord } from '../core/domain.ts';
 import { htmlText } from '../core/escape.ts';
 import { releaseKey, sideOf, type Side } from '../core/release.ts';
 import { sweepSide } from '../sweep/gates.ts';
-import { behaviourOf, describeBehaviour, type Behaviour, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
+import { behaviourOf, describeBehaviour, requestedSpecs, type Behaviour, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
 import { compressColumns, describeChangePoint, describeLeftOut, describeLineRuns, describePinnedSide, type ReleaseColumn } from './sweep.ts';
 
 
@@ -179,14 +179,17 @@ export function renderSweepHtml(result: SweepResult): string {
     .map((runs) => renderLine(result, runs));
   const failed = result.releases.filter((run): run is Extract<ReleaseRun, { status: 'failed' }> => run.status === 'failed');
   const { request: asked } = result;
-  const request = [
-    asked.v1 !== null && `--v1 ${asked.v1}`,
-    asked.v2 !== null && `--v2 ${asked.v2}`,
-    asked.aiSdk !== undefined && `--ai-sdk ${asked.aiSdk}`,
-    asked.serverV1 != null && `--server-v1 ${asked.serverV1}`,
-    asked.serverV2 != null && `--server-v2 ${asked.serverV2}`,
-  ]
-    .filter(Boolean)
+  // A flag given several times is shown once per spec, as typed.
+  const request = (
+    [
+      ['--v1', asked.v1],
+      ['--v2', asked.v2],
+      ['--ai-sdk', asked.aiSdk],
+      ['--server-v1', asked.serverV1],
+      ['--server-v2', asked.serverV2],
+    ] as const
+  )
+    .flatMap(([flag, specs]) => requestedSpecs(specs).map((text) => `${flag} ${text}`))
     .join(' ');
   const { summary } = result;
   const title = `Sweep of matrix ${result.matrix.name}`;

@@ -4,21 +4,22 @@
 // Every value from the sweep goes through core/escape.ts: only the template is live (issue 20).
 import type { CaseRecord } from '../core/domain.ts';
 import { releaseKey } from '../core/release.ts';
-import type { ReleaseRun, SweepResult } from '../sweep/model.ts';
+import { requestedSpecs, type ReleaseRun, type RequestedSpecs, type SweepResult } from '../sweep/model.ts';
 import { htmlLine, markdownCellCode, markdownCode, markdownFence, markdownText, shellArgument, shellCommand } from '../core/escape.ts';
 import { describeBehaviour } from '../sweep/model.ts';
 import { describeChangePoint, describeLeftOut, describePinnedSide, renderSweepReport, type SweepReportInput } from './sweep.ts';
 
 /** The release flags a sweep was asked with, as typed (`--server-v1 1.23.1..1.24.0`), each value quoted for sh. */
 export function requestFlags(request: SweepResult['request']): string {
-  const flags: [string, string | null | undefined][] = [
+  const flags: [string, RequestedSpecs | null | undefined][] = [
     ['--v1', request.v1],
     ['--v2', request.v2],
     ['--ai-sdk', request.aiSdk],
     ['--server-v1', request.serverV1],
     ['--server-v2', request.serverV2],
   ];
-  return [...flags.filter(([, text]) => text != null).map(([flag, text]) => `${flag} ${shellArgument(text!)}`), ...(request.prerelease ? ['--prerelease'] : [])].join(' ');
+  // A flag given several times is repeated, each spec its own argument.
+  return [...flags.flatMap(([flag, asked]) => requestedSpecs(asked).map((text) => `${flag} ${shellArgument(text)}`)), ...(request.prerelease ? ['--prerelease'] : [])].join(' ');
 }
 
 function recordOf(releases: readonly ReleaseRun[], label: string, caseId: string): CaseRecord | undefined {

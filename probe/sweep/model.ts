@@ -104,6 +104,19 @@ export type ChangePoint = z.infer<typeof ChangePointSchema>;
 // 2: its case records are result-file version 2 records (transport, fixture, who rejected).
 export const SWEEP_SCHEMA_VERSION = 2;
 
+/**
+ * What one release flag asked for, as typed: one spec (`1.10.0..latest`), or the specs of a flag given
+ * several times (`--v1 1.20.0..1.22.0 --v1 ./my-build.tgz`), in the order typed. One spec stays a string,
+ * so a sweep of one spec per flag writes the file it always wrote.
+ */
+export const RequestedSpecsSchema = z.union([z.string(), z.array(z.string()).min(2)]);
+export type RequestedSpecs = z.infer<typeof RequestedSpecsSchema>;
+
+/** The specs of one flag as a list (none for a flag not given). */
+export function requestedSpecs(asked: RequestedSpecs | null | undefined): readonly string[] {
+  return asked == null ? [] : typeof asked === 'string' ? [asked] : asked;
+}
+
 /** A sweep result; the key order is the file's reading order (files.ts derives the file from it). */
 export const SweepResultSchema = z
   .object({
@@ -114,13 +127,13 @@ export const SweepResultSchema = z
     /** The releases asked for, as typed, and every release they resolved to (`line@label`), in order. */
     request: z
       .object({
-        v1: z.string().nullable(),
-        v2: z.string().nullable(),
+        v1: RequestedSpecsSchema.nullable(),
+        v2: RequestedSpecsSchema.nullable(),
         /** `--ai-sdk`: `@ai-sdk/mcp` releases; absent unless asked for (older results have none). */
-        aiSdk: z.string().optional(),
+        aiSdk: RequestedSpecsSchema.optional(),
         /** A server sweep's ranges (`--server-v1`, `--server-v2`); absent in a client sweep. */
-        serverV1: z.string().nullable().optional(),
-        serverV2: z.string().nullable().optional(),
+        serverV1: RequestedSpecsSchema.nullable().optional(),
+        serverV2: RequestedSpecsSchema.nullable().optional(),
         prerelease: z.boolean(),
       })
       .strict(),

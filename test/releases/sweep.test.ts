@@ -189,6 +189,27 @@ describe('sweep over real releases', () => {
   });
 
 
+  it('replays a capture against one release, and sweeps it over a range: the release where its treatment changed', async () => {
+    const capture = join(ROOT, 'scenarios', 'captures', 'error-with-structured-content.json');
+    const one = await runCli(['replay', capture, '--v1', '1.11.3', '--clients', 'v1', '--json', '--out', join(dir, 'replay-one.json')]);
+    expect(one.code).toBe(0);
+    const replayed = ResultFileSchema.parse(JSON.parse(one.stdout));
+    expect(replayed.cases.map((c) => [c.id, c.clientPackage, c.observed.outcome])).toEqual([
+      ['v1/warm/error-with-structured-content', '@modelcontextprotocol/sdk@1.11.3', 'returned'],
+      ['v1/cold/error-with-structured-content', '@modelcontextprotocol/sdk@1.11.3', 'returned'],
+    ]);
+    // The range is a sweep of the capture; 1.11.4 began checking structuredContent against the
+    // outputSchema, an error result's too (the audit's v1/warm/error-off-schema changes there as well).
+    const swept = await runCli(['replay', capture, '--v1', V1_RANGE, '--out', join(dir, 'replay-sweep.json')]);
+    expect(swept.code).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(readFileSync(join(dir, 'replay-sweep.json'), 'utf8')));
+    expect(result.plan).toEqual(['v1@1.11.3', 'v1@1.11.4']);
+    expect(result.changePoints.map((p) => [p.caseId, p.through, p.from, p.before.outcome, p.after.outcome, p.after.code])).toEqual([
+      ['v1/warm/error-with-structured-content', '1.11.3', '1.11.4', 'returned', 'rejected', -32602],
+    ]);
+    expect(swept.stdout).toContain('v1/warm/error-with-structured-content: returned isError ≤ 1.11.3 → rejected -32602 from 1.11.4');
+  });
+
   it('runs the audit with another release and reports what differs from the pinned client', async () => {
     const run = await runCli(['--v1', '1.11.3', '--out', join(dir, 'a.json')]);
     expect(run.code).toBe(1);
