@@ -6,6 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../probe/core/domain.ts';
+import { renderSweepReport } from '../probe/render/sweep.ts';
+import { renderSweepMarkdown } from '../probe/render/sweep-markdown.ts';
+import { serializeSweep, SweepNdjsonLineSchema, sweepToNdjson } from '../probe/sweep/files.ts';
 import { compareNewestWithPinned, compareWithBaseline, SweepBaselineSchema, sweepExitCode, toBaseline } from '../probe/sweep/gates.ts';
 import {
   BEHAVIOUR_FIELD_KINDS,
@@ -13,6 +16,7 @@ import {
   changePoints,
   changePointsOf,
   summarize,
+  SweepResultSchema,
   type Behaviour,
   type ChangeKind,
   type ReleaseRun,
@@ -60,7 +64,7 @@ function ran(label: string, observations: Record<string, Observation>, integrity
   return {
     status: 'ran',
     release: { line: 'v1', packageName: '@modelcontextprotocol/sdk', version: label, label, source: 'registry', integrity },
-    cases: Object.entries(observations).map(([id, observed]) => caseRecord(id, observed)),
+    cases: Object.entries(observations).map(([id, observed]) => caseRecord(id, {}, { observed })),
   };
 }
 
@@ -149,5 +153,59 @@ describe('the zod 3 → 4 move of @modelcontextprotocol/sdk 1.23.0, from the rec
     expect(points.slice(-14)).toEqual(identity);
     expect(points.filter((p) => p.kind === 'behaviour').length).toBe(points.length - 14);
     expect(points.filter((p) => p.kind === 'behaviour').every((p) => p.fields.some((f) => f !== 'name'))).toBe(true);
+  });
+});
+
+describe('every report leads with behaviour change points and counts identity ones apart', () => {
+  // Case a is only renamed (as zod 4 renamed ZodError), case b changes its code; a comes first in case order.
+  const result = sweep([
+    ran('1.22.0', { a: X('ZodError'), b: X('McpError', -32602), c: X('ZodError') }),
+    ran('1.23.0', { a: X('$ZodError'), b: X('McpError', -32603), c: X('$ZodError') }),
+  ]);
+  const input = { result, baseline: undefined, baselinePath: 'none.json', updatedBaseline: false, pinned: [], writtenPath: undefined };
+
+  it('the result JSON: behaviour first, each point classified, the summary counts both kinds', () => {
+    const json = JSON.parse(serializeSweep(result)) as SweepResult;
+    expect(json.changePoints.map((p) => [p.caseId, p.kind, p.fields])).toEqual([
+      ['b', 'behaviour', ['code']],
+      ['a', 'identity', ['name']],
+      ['c', 'identity', ['name']],
+    ]);
+    expect(json.summary).toMatchObject({ behaviourChangePoints: 1, identityChangePoints: 2 });
+    expect(SweepResultSchema.parse(json)).toEqual(result);
+  });
+
+  it('the NDJSON lines: the behaviour change point first, and the counts in the summary line', () => {
+    const lines = sweepToNdjson(result).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    for (const line of lines) SweepNdjsonLineSchema.parse(line);
+    expect(lines.filter((l) => l.type === 'change-point').map((l) => [l.caseId, l.kind])).toEqual([
+      ['b', 'behaviour'],
+      ['a', 'identity'],
+      ['c', 'identity'],
+    ]);
+    expect(lines.at(-1)).toMatchObject({ type: 'summary', behaviourChangePoints: 1, identityChangePoints: 2 });
+  });
+
+  it('the terminal report: behaviour change points listed, the renames grouped after them, counted apart', () => {
+    const text = renderSweepReport(input);
+    const section = text.slice(text.indexOf('Change points'));
+    expect(section.split('\n').slice(0, 4)).toEqual([
+      'Change points: 1 behaviour change point, 2 identity change points (the error class name only)',
+      '  b: rejected -32602 ≤ 1.22.0 → rejected -32603 from 1.23.0',
+      "  identity only (the error class name only: what names the failure, not what the application gets); --gate-identity gates them:",
+      '    name: ZodError → $ZodError (≤ 1.22.0 → from 1.23.0), 2 cases: a, c',
+    ]);
+    expect(text.trimEnd().split('\n').at(-1)).toBe('2 releases swept, 0 did not run, 1 behaviour change point, 2 identity change points (the error class name only)');
+  });
+
+  it('the Markdown evidence: the heading counts both, the table and its evidence hold behaviour only, the renames follow', () => {
+    const text = renderSweepMarkdown(input);
+    // Read as it renders: markdownText's backslash escapes removed.
+    const section = text.slice(text.indexOf('## Change points'), text.indexOf('## Report')).replaceAll('\\', '');
+    expect(section).toMatch(/^## Change points: 1 behaviour change point, 2 identity change points \(the error class name only\)\n/);
+    expect([...section.matchAll(/^\| `([a-z])` \|/gm)].map((m) => m[1])).toEqual(['b']);
+    expect([...section.matchAll(/<summary>/g)]).toHaveLength(1);
+    expect(section.indexOf('<summary>b:')).toBeLessThan(section.indexOf('### Identity only: 2 change points'));
+    expect(section).toContain('- name: ZodError → $ZodError');
   });
 });
