@@ -201,9 +201,6 @@ export const SweepResultSchema = z
         cases: z.number().int().nonnegative(),
         passed: z.number().int().nonnegative(),
         failed: z.number().int().nonnegative(),
-        /** The change points by kind: behaviour, and identity only (counted apart). */
-        behaviourChangePoints: z.number().int().nonnegative(),
-        identityChangePoints: z.number().int().nonnegative(),
       })
       .strict(),
     /** Behaviour change points first, then identity ones; each in the matrix's case order. */
@@ -262,14 +259,16 @@ export function changePoints(releases: readonly ReleaseRun[]): ChangePoint[] {
 export function summarize(releases: readonly ReleaseRun[]): SweepResult['summary'] {
   const cases = releases.flatMap((run) => (run.status === 'ran' ? run.cases : []));
   const passed = cases.filter((c) => c.verdict === 'pass').length;
-  const points = changePoints(releases);
   return {
     releases: releases.length,
     failedReleases: releases.filter((run) => run.status === 'failed').length,
     cases: cases.length,
     passed,
     failed: cases.length - passed,
-    behaviourChangePoints: points.filter((p) => p.kind === 'behaviour').length,
-    identityChangePoints: points.filter((p) => p.kind === 'identity').length,
   };
+}
+
+/** The change points by kind, counted apart (the NDJSON summary line; reports word them with describeChangePointCounts). */
+export function countChangePoints(points: readonly Pick<ChangePoint, 'kind'>[]): { readonly behaviourChangePoints: number; readonly identityChangePoints: number } {
+  return { behaviourChangePoints: points.filter((p) => p.kind === 'behaviour').length, identityChangePoints: points.filter((p) => p.kind === 'identity').length };
 }
