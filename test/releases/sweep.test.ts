@@ -146,6 +146,9 @@ describe('sweep over real releases', () => {
         from: '1.24.0',
         before: { sent: 'as-scenario', outcome: 'rejected', code: null, name: '$ZodError' },
         after: { sent: { error: { code: -32602 } }, outcome: 'rejected', code: -32602, name: 'McpError' },
+        // What went on the wire and the code changed: behaviour, whatever the class name did.
+        kind: 'behaviour',
+        fields: ['code', 'name', 'sent'],
       },
     ]);
     expect(run.stdout).toContain('server v1 · @modelcontextprotocol/sdk · 2 releases (1.23.1–1.24.0)');
