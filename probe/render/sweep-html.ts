@@ -11,6 +11,7 @@ import { releaseKey, sideOf, type Side } from '../core/release.ts';
 import { sweepSide } from '../sweep/gates.ts';
 import { behaviourOf, describeBehaviour, type Behaviour, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
 import {
+  changePointsHeading,
   compressColumns,
   describeChange,
   describeChangePoint,
@@ -190,7 +191,7 @@ function renderChangePointSummary(result: SweepResult, anchors: ReadonlyMap<stri
   const link = (caseId: string, text: string = caseId) => `<a${attr('href', `#${anchors.get(caseId)?.row ?? ''}`)}>${htmlText(text)}</a>`;
   const behaviour = result.changePoints.filter((point) => point.kind === 'behaviour');
   const identity = groupIdentityPoints(result.changePoints);
-  const parts = [`<section id="change-points"><h2>${htmlText(`Change points: ${describeChangePointCounts(result.changePoints)}`)}</h2>`];
+  const parts = [`<section id="change-points"><h2>${htmlText(changePointsHeading(result.changePoints))}</h2>`];
   if (result.changePoints.length === 0) parts.push('<p>None: every case behaved the same in every release that ran.</p>');
   if (behaviour.length > 0) {
     parts.push(

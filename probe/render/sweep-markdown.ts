@@ -8,8 +8,8 @@ import type { ReleaseRun, SweepResult } from '../sweep/model.ts';
 import { htmlLine, markdownCellCode, markdownCode, markdownFence, markdownText, shellArgument, shellCommand } from '../core/escape.ts';
 import { describeBehaviour } from '../sweep/model.ts';
 import {
+  changePointsHeading,
   describeChangePoint,
-  describeChangePointCounts,
   describeIdentityGroup,
   describeLeftOut,
   describePinnedSide,
@@ -55,7 +55,7 @@ export function renderSweepMarkdown(input: SweepReportInput): string {
     `${markdownText(env.harness)} · node ${markdownText(env.node)} ${markdownText(env.platform)}/${markdownText(env.arch)} · ${markdownText(describePinnedSide(result))}`,
     '',
     ...describeLeftOut(result).flatMap((text) => [markdownText(text), '']),
-    `## Change points: ${markdownText(describeChangePointCounts(result.changePoints))}`,
+    `## ${markdownText(changePointsHeading(result.changePoints))}`,
     '',
   ];
   // Behaviour first, with the evidence; identity changes (the error's class name) counted apart, grouped (issue 21).

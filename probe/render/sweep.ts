@@ -74,6 +74,11 @@ export function describeChangePointCounts(points: readonly Pick<ChangePoint, 'ki
   return `${plural(points.length - identity, 'behaviour change point')}${identity > 0 ? `, ${plural(identity, 'identity change point')} (${IDENTITY_WORDING})` : ''}`;
 }
 
+/** `Change points: 3 behaviour change points, …`, or `Change points` alone when there are none (a line below says so). */
+export function changePointsHeading(points: readonly Pick<ChangePoint, 'kind'>[]): string {
+  return points.length === 0 ? 'Change points' : `Change points: ${describeChangePointCounts(points)}`;
+}
+
 /** Identity change points of the same releases and the same rename, as one group (a dependency's rename touches many cases at once). */
 export interface IdentityGroup {
   readonly through: string;
@@ -187,7 +192,7 @@ export function renderSweepReport(input: SweepReportInput): string {
   }
 
   const gateIdentity = input.gateIdentity === true;
-  lines.push('', paint.bold(`Change points: ${describeChangePointCounts(result.changePoints)}`));
+  lines.push('', paint.bold(changePointsHeading(result.changePoints)));
   if (result.changePoints.length === 0) lines.push('  none: every case behaved the same in every release that ran');
   for (const point of result.changePoints) if (point.kind === 'behaviour') lines.push(terminalLine(`  ${describeChangePoint(point)}`));
   const identity = groupIdentityPoints(result.changePoints);
