@@ -197,6 +197,17 @@ describe('every report leads with behaviour change points and counts identity on
     expect(text.trimEnd().split('\n').at(-1)).toBe('2 releases swept, 0 did not run, 1 behaviour change point, 2 identity change points (the error class name only)');
   });
 
+  it('the terminal report: a baseline or pinned difference that is identity only is said to be so, and not gated', () => {
+    const renamed = compareWithBaseline(toBaseline(sweep([ran('1.23.0', { a: X('ZodError') })])), sweep([ran('1.23.0', { a: X('$ZodError') })]));
+    const pinned = compareNewestWithPinned(resultFile([caseRecord('a', {}, { observed: X('ZodError') })]), sweep([ran('1.23.0', { a: X('$ZodError') })]), ['v1']);
+    const text = renderSweepReport({ ...input, baseline: renamed, pinned });
+    expect(text).toContain('  changed v1@1.23.0: identity only, not gated (--gate-identity gates it)\n      a: rejected ZodError → rejected $ZodError (identity)\n');
+    expect(text).toContain('behaves as the pinned @modelcontextprotocol/sdk@1.32.2 in every case; identity differences only (not gated, --gate-identity gates them):');
+    const gated = renderSweepReport({ ...input, baseline: renamed, pinned, gateIdentity: true });
+    expect(gated).toContain('  changed v1@1.23.0\n      a: rejected ZodError → rejected $ZodError (identity)\n');
+    expect(gated).toContain('behaves differently from the pinned @modelcontextprotocol/sdk@1.32.2:');
+  });
+
   it('the Markdown evidence: the heading counts both, the table and its evidence hold behaviour only, the renames follow', () => {
     const text = renderSweepMarkdown(input);
     // Read as it renders: markdownText's backslash escapes removed.
