@@ -38,6 +38,17 @@ describe('compareWithRecorded', () => {
     expect(entry).toMatchObject({ kind: 'changed', fields: ['observed'], before: b, after: bRejected });
   });
 
+  // Issue 21: an installed package's sweep failed on integrity null (no lockfile). The audit's comparison
+  // has no such gate: integrity lives in the environment block, which it does not compare.
+  it('does not compare integrity: known in the recorded result, unknown in this run (no lockfile), it still matches', () => {
+    const recorded = { ...resultFile([a]), environment: { ...resultFile([a]).environment, integrity: { '@modelcontextprotocol/sdk': 'sha512-AAAA' } } };
+    const current = resultFile([a]);
+    expect(current.environment.integrity).toBeUndefined();
+    const comparison = compareWithRecorded(recorded, current, { fullMatrix: true });
+    expect(comparison.counts.matched).toBe(1);
+    expect(differsFromRecorded(comparison)).toBe(false);
+  });
+
   it('ignores the environment block', () => {
     const recorded = resultFile([a]);
     const current = { ...resultFile([a]), environment: { ...recorded.environment, node: 'v99' } };

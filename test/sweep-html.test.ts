@@ -128,6 +128,66 @@ describe.skipIf(skip)('the sweep as an HTML page, in a real browser', () => {
     expect(details?.[1]).toContain('&lt;m&gt; &amp; \\"q\\"');
   });
 
+  it('opens with a change-point summary: behaviour first, identity ones counted apart, each linking to its row in the grid', () => {
+    const v2 = result.releases.filter((r) => r.status === 'ran' && r.release.line === 'v2');
+    const [ran] = v2;
+    if (ran?.status !== 'ran') throw new Error('no v2 release ran');
+    const [first, second] = ran.cases;
+    const as = (label: string) => ({ ...ran.release, label, version: label });
+    const rejectedAs = (name: string, code: number) => ({ outcome: 'rejected' as const, error: { name, code, message: 'm' }, by: 'client-output-schema' as const, serverSent: 'as-scenario' as const });
+    // The first case (in case order) is only renamed from 2.5.0 to 2.6.0; the second changes its code at 2.6.0.
+    // A case id is data: one that reads like markup and like another id once cut to a fragment.
+    const hostileId = `${second!.id}"><img src=x onerror=alert(1)>`;
+    const release = (label: string, firstName: string, secondCode: number) => ({
+      ...ran,
+      release: as(label),
+      cases: [
+        { ...first!, observed: rejectedAs(firstName, -32602) },
+        { ...second!, id: hostileId, observed: rejectedAs('ProtocolError', secondCode) },
+      ],
+    });
+    const releases: SweepResult['releases'] = [release('2.5.0', 'ProtocolError', -32602), release('2.6.0', 'RenamedError', -32603)];
+    const swept = { ...result, releases, changePoints: changePoints(releases) };
+    expect(swept.changePoints.map((p) => [p.caseId, p.kind])).toEqual([
+      [hostileId, 'behaviour'],
+      [first!.id, 'identity'],
+    ]);
+    const file = join(dir, 'summary.html');
+    writeFileSync(file, renderSweepHtml(swept));
+    const summaryDom = dumpDom(file, join(dir, 'profile-3'));
+    const section = /<section id="change-points">([\s\S]*?)<\/section>/.exec(summaryDom)?.[1] ?? '';
+    // Before the grid, with both counts in its heading.
+    expect(summaryDom.indexOf('<section id="change-points">')).toBeLessThan(summaryDom.indexOf('<table class="grid"'));
+    expect(unescape(/<h2>([^<]*)<\/h2>/.exec(section)?.[1] ?? '')).toBe('Change points: 1 behaviour change point, 1 identity change point (the error class name only)');
+    // Behaviour first (the hostile id, as text), then the rename.
+    const kinds = [...section.matchAll(/data-change-kind="(\w+)"/g)].map((m) => m[1]);
+    expect(kinds).toEqual(['behaviour', 'identity']);
+    expect(section.indexOf('Behaviour (1)')).toBeLessThan(section.indexOf('Identity only (1)'));
+    expect(section).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(summaryDom).not.toMatch(/<img/);
+    // Every link of the summary lands on a row of the grid (or a case's details) that exists, one per case.
+    const targets = [...section.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]!);
+    expect(targets.length).toBeGreaterThanOrEqual(3);
+    for (const target of targets) expect(summaryDom).toMatch(new RegExp(`<(tr|details) id="${target}"`));
+    const rowOf = (caseId: string) => {
+      const li = [...section.matchAll(/<(?:li|span) data-case="([^"]*)"[^>]*>[\s\S]*?href="#(row-[^"]+)"/g)].find((m) => unescape(m[1]!) === caseId);
+      return li?.[2];
+    };
+    const [behaviourRow, identityRow] = [rowOf(hostileId), rowOf(first!.id)];
+    expect(behaviourRow).toBeDefined();
+    expect(identityRow).toBeDefined();
+    expect(behaviourRow).not.toBe(identityRow);
+    const row = new RegExp(`<tr id="${behaviourRow}"><th scope="row"><a href="#[^"]+">([^<]*)</a>`).exec(summaryDom);
+    expect(unescape(row?.[1] ?? '')).toBe(hostileId);
+    // In the grid, the rename is marked apart from the behaviour change.
+    const marked = gridCells(summaryDom).filter((cell) => cell.change);
+    expect(marked.map((cell) => [cell.case, cell.releases])).toEqual([
+      [first!.id, ['2.6.0']],
+      [hostileId, ['2.6.0']],
+    ]);
+    expect(summaryDom).toMatch(/<a class="change identity" href="#[^"]+" title="identity change point: [^"]*">△<\/a>/);
+  });
+
   it('merge --format html renders the merged shards', async () => {
     const shard = join(dir, 'shard.json');
     const swept = await runMain(['sweep', '--v2', '2.4.0', '--case', 'v2/warm/error-*', '--shard', '1/1', '--out', shard]);

@@ -88,14 +88,15 @@ describe('compareWithBaseline', () => {
     const now = [...history.slice(0, 5), ran('1.5.0', { a: X(-32600), b: R({ isError: true }) })];
     const entries = compareWithBaseline(baseline, sweep(now));
     expect(entries.filter((e) => e.kind !== 'matched')).toEqual([
-      { kind: 'changed', release: 'v1@1.5.0', cases: [{ caseId: 'a', before: { outcome: 'rejected', code: -32602, name: 'McpError' }, after: { outcome: 'rejected', code: -32600, name: 'McpError' } }] },
+      { kind: 'changed', release: 'v1@1.5.0', cases: [{ caseId: 'a', before: { outcome: 'rejected', code: -32602, name: 'McpError' }, after: { outcome: 'rejected', code: -32600, name: 'McpError' }, kind: 'behaviour' }] },
     ]);
   });
 
-  it('reports a release that stopped loading, and a changed integrity', () => {
+  it('reports a release that stopped loading; a folder build has no integrity, so it is unknown, not changed', () => {
     const now = [...history.slice(0, 5), failed('1.5.0')];
     const [entry] = compareWithBaseline(baseline, sweep(now)).filter((e) => e.kind === 'changed');
-    expect(entry).toMatchObject({ release: 'v1@1.5.0', status: { before: 'ran', after: 'failed' }, integrity: { before: 'sha512-1.5.0', after: null } });
+    expect(entry).toMatchObject({ release: 'v1@1.5.0', status: { before: 'ran', after: 'failed' }, integrityUnknown: true });
+    expect(entry).not.toHaveProperty('integrity');
   });
 
   it('calls unswept baseline releases unchecked and unrecorded ones new; neither fails', () => {
@@ -133,7 +134,7 @@ describe('compareNewestWithPinned', () => {
 });
 
 describe('sweepExitCode', () => {
-  const changed = [{ kind: 'changed', release: 'v1@1', cases: [] }] as const;
+  const changed = [{ kind: 'changed', release: 'v1@1', cases: [{ caseId: 'a', before: undefined, after: { outcome: 'returned' }, kind: 'behaviour' }] }] as const;
   it.each([
     [[], false, 0],
     [changed, false, 1],

@@ -6,6 +6,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { serializeBaseline } from '../probe/sweep/files.ts';
+import { toBaseline } from '../probe/sweep/gates.ts';
 import { SweepResultSchema } from '../probe/sweep/model.ts';
 import { SWEEP_WORKER_BUNDLE } from '../probe/bin/build.mjs';
 import { LAUNCH_SWEEP_WORKER, startLaunchSweepWorker } from '../probe/bin/launch-threads.mjs';
@@ -209,6 +211,25 @@ describe('sweep without the registry', () => {
     expect(run.code).toBe(2);
     expect(run.stderr.trimEnd().split('\n').filter((l) => l.startsWith('mcp-sdk-probe:'))).toHaveLength(1);
     expect(run.stderr).toMatch(message);
+  });
+
+  it('the baseline gate fails on behaviour: a renamed error class alone fails only with --gate-identity (issue 21)', async () => {
+    const out = join(dir, 'renamed.json');
+    const first = await sweep(['sweep', '--v1', '1.32.2', '--case', 'v1/warm/*', '--out', out, '--baseline', join(dir, 'none.json')]);
+    expect(first.code).toBe(0);
+    // The baseline this very run would record, but with one rejection's error class renamed (as zod 4 renamed ZodError).
+    const baseline = toBaseline(SweepResultSchema.parse(JSON.parse(readFileSync(out, 'utf8'))));
+    const [entry] = baseline.releases;
+    const [id, behaviour] = Object.entries(entry!.behaviours).find(([, b]) => b.outcome === 'rejected')!;
+    const renamed = join(dir, 'renamed-baseline.json');
+    writeFileSync(renamed, serializeBaseline({ ...baseline, releases: [{ ...entry!, behaviours: { ...entry!.behaviours, [id]: { ...behaviour, name: 'RenamedError' } } }] }));
+    const args = ['sweep', '--v1', '1.32.2', '--case', 'v1/warm/*', '--baseline', renamed];
+    const [plain, gated] = await Promise.all([sweep([...args, '--out', join(dir, 'renamed-1.json')]), sweep([...args, '--gate-identity', '--out', join(dir, 'renamed-2.json')])]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('changed v1@1.32.2: identity only, not gated (--gate-identity gates it)');
+    expect(plain.stdout).toContain(`${id}: rejected ${String(behaviour.code)} → rejected ${String(behaviour.code)} (identity)`);
+    expect(gated.code).toBe(1);
+    expect(gated.stdout).toMatch(/ {2}changed v1@1\.32\.2\n/);
   });
 
   it('refuses to update the sweep baseline in CI', async () => {

@@ -59,6 +59,7 @@ function reportOptions(command: Command, defaultOut: string): Command {
     .option('--baseline <file>', "recorded sweep baseline to compare with (default: the matrix's own, results/sweep-baseline.json for audit, results/sweep-baseline-<matrix>.json for the others)")
     .option('--recorded <file>', "recorded result of the pinned clients (default: the matrix's own, results/recorded.json for audit, results/recorded-extended.json for extended)")
     .option('--update', 'record this sweep into the baseline (refused when CI is set)', false)
+    .option('--gate-identity', "also fail on identity changes (only the error's class name differs, e.g. ZodError → $ZodError); by default the baseline and newest-vs-pinned gates fail on behaviour only", false)
     .option('--format <format>', 'table (default), html (one self-contained page: case × release grid, change points, details) or markdown (evidence of the change points, for an issue or a CI artifact), to --out or stdout; the result JSON then goes to its default path');
 }
 

@@ -62,6 +62,8 @@ export interface SweepReportOptions {
   readonly update: boolean;
   /** table (default) or html (the report as one self-contained page, to --out or stdout). */
   readonly format?: string;
+  /** --gate-identity: identity changes (the error's class name) fail the gates too, not only behaviour. */
+  readonly gateIdentity?: boolean;
 }
 
 /**
@@ -339,6 +341,7 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
   const gateIds = inputs.gateIds ?? (recorded && new Set(recorded.cases.map((c) => c.id).filter((id) => ran().has(id))));
   const pinned = recorded ? compareNewestWithPinned(recorded, result, gated, gateIds) : [];
   const baseline = result.shard || !inputs.baseline ? undefined : compareWithBaseline(inputs.baseline, result);
+  const gateIdentity = options.gateIdentity === true;
 
   writeFileAtomic(paths.json, serializeSweep(result), paths.jsonLabel, WRITTEN_FILE('sweep result'));
   if (options.update) writeFileAtomic(paths.baseline, serializeBaseline(mergeIntoBaseline(inputs.baseline, result)), `${paths.baseline} (--update)`, WRITTEN_FILE('sweep baseline'));
@@ -351,13 +354,14 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
       updatedBaseline: options.update,
       pinned,
       writtenPath: pathToPaste(paths.json, io.cwd),
+      gateIdentity,
       paint: paintFor(io),
     });
   if (inputs.format !== 'table') {
     const page =
       inputs.format === 'html'
         ? renderSweepHtml(result)
-        : renderSweepMarkdown({ result, baseline: result.shard ? [] : baseline, baselinePath: displayPath(paths.baseline, io.cwd), updatedBaseline: options.update, pinned, writtenPath: undefined });
+        : renderSweepMarkdown({ result, baseline: result.shard ? [] : baseline, baselinePath: displayPath(paths.baseline, io.cwd), updatedBaseline: options.update, pinned, writtenPath: undefined, gateIdentity });
     if (paths.html) {
       writeFileAtomic(paths.html, page, outputLabel(paths.html, '--out'));
       io.stdout(`${terminal()}${terminalLine(`Sweep report (${inputs.format === 'html' ? 'HTML' : 'Markdown'}) written to ${pathToPaste(paths.html, io.cwd)}`)}\n`);
@@ -365,7 +369,7 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
   } else if (options.json) io.stdout(terminalJson(serializeSweep(result)));
   else if (options.ndjson) io.stdout(terminalJson(inputs.streamed ? ndjsonTail(result) : sweepToNdjson(result)));
   else io.stdout(terminal());
-  return sweepExitCode({ baseline: baseline ?? [], pinned, updatedBaseline: options.update });
+  return sweepExitCode({ baseline: baseline ?? [], pinned, updatedBaseline: options.update, gateIdentity });
 }
 
 export async function runSweepCommand(options: SweepOptions, io: CliIo): Promise<number> {

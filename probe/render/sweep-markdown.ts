@@ -7,7 +7,16 @@ import { releaseKey } from '../core/release.ts';
 import { requestedSpecs, type ReleaseRun, type RequestedSpecs, type SweepResult } from '../sweep/model.ts';
 import { htmlLine, markdownCellCode, markdownCode, markdownFence, markdownText, shellArgument, shellCommand } from '../core/escape.ts';
 import { describeBehaviour } from '../sweep/model.ts';
-import { describeChangePoint, describeLeftOut, describePinnedSide, renderSweepReport, type SweepReportInput } from './sweep.ts';
+import {
+  changePointsHeading,
+  describeChangePoint,
+  describeIdentityGroup,
+  describeLeftOut,
+  describePinnedSide,
+  groupIdentityPoints,
+  renderSweepReport,
+  type SweepReportInput,
+} from './sweep.ts';
 
 /** The release flags a sweep was asked with, as typed (`--server-v1 1.23.1..1.24.0`), each value quoted for sh. */
 export function requestFlags(request: SweepResult['request']): string {
@@ -47,19 +56,23 @@ export function renderSweepMarkdown(input: SweepReportInput): string {
     `${markdownText(env.harness)} · node ${markdownText(env.node)} ${markdownText(env.platform)}/${markdownText(env.arch)} · ${markdownText(describePinnedSide(result))}`,
     '',
     ...describeLeftOut(result).flatMap((text) => [markdownText(text), '']),
-    '## Change points',
+    `## ${markdownText(changePointsHeading(result.changePoints))}`,
     '',
   ];
+  // Behaviour first, with the evidence; identity changes (the error's class name) counted apart, grouped (issue 21).
+  const behaviour = result.changePoints.filter((point) => point.kind === 'behaviour');
+  const identity = groupIdentityPoints(result.changePoints);
   if (result.changePoints.length === 0) lines.push('None: every case behaved the same in every release that ran.', '');
-  else {
+  else if (behaviour.length === 0) lines.push('No behaviour change point: every case behaved the same in every release that ran, but for the identity changes below.', '');
+  if (behaviour.length > 0) {
     lines.push('| case | before (through) | after (from) |', '| --- | --- | --- |');
-    for (const point of result.changePoints) {
+    for (const point of behaviour) {
       lines.push(
         `| ${markdownCellCode(point.caseId)} | ${markdownText(describeBehaviour(point.before))} (≤ ${markdownText(point.through)}) | ${markdownText(describeBehaviour(point.after))} (from ${markdownText(point.from)}) |`,
       );
     }
     lines.push('');
-    for (const point of result.changePoints) {
+    for (const point of behaviour) {
       const given = recordOf(result.releases, point.from, point.caseId)?.result;
       lines.push(
         `<details><summary>${htmlLine(describeChangePoint(point))}</summary>`,
@@ -76,6 +89,16 @@ export function renderSweepMarkdown(input: SweepReportInput): string {
         '',
       );
     }
+  }
+  if (identity.length > 0) {
+    lines.push(
+      `### Identity only: ${identity.reduce((sum, group) => sum + group.caseIds.length, 0)} change points`,
+      '',
+      `What names the failure changed, not what the application gets; the gates fail on these only with ${markdownCode('--gate-identity')}.`,
+      '',
+      ...identity.map((group) => `- ${markdownText(describeIdentityGroup(group))}`),
+      '',
+    );
   }
   const failed = result.releases.filter((run) => run.status === 'failed');
   lines.push(

@@ -1,15 +1,16 @@
 // The sweep report: per client line a case × release table with runs of identical releases compressed,
-// then failed releases, change points, the baseline comparison and the newest-vs-pinned gate.
+// then failed releases, change points (behaviour first; identity ones, the error's class name, counted
+// apart and grouped: issue 21), the baseline comparison and the newest-vs-pinned gate.
 //
 // Release labels, case ids, behaviours, error messages and paths are data (a release folder, a shard, a
 // registry's answer): each line goes through terminalLine before it is painted, each table cell before
 // it is padded (issue 20), so nothing in them acts on the terminal.
 import { isDeepStrictEqual } from 'node:util';
 import { terminalLine } from '../core/escape.ts';
-import { sweepSide, type BaselineComparison, type BehaviourChange, type PinnedComparison } from '../sweep/gates.ts';
+import { failsGate, sweepSide, type BaselineComparison, type BehaviourChange, type PinnedComparison } from '../sweep/gates.ts';
 import { RELEASE_LINES } from '../core/domain.ts';
 import { releaseKey, sideOf } from '../core/release.ts';
-import { behaviourOf, describeBehaviour, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
+import { behaviourOf, BEHAVIOUR_FIELD_KINDS, describeBehaviour, type ChangePoint, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
 import { NO_COLOUR, type Paint } from './terminal.ts';
 
 export interface ReleaseColumn {
@@ -58,15 +59,66 @@ export function renderLineTable(runs: readonly ReleaseRun[]): string[] {
 }
 
 function describeChangeList(changes: readonly BehaviourChange[]): string[] {
-  return changes.map((c) => terminalLine(`      ${c.caseId}: ${describeBehaviour(c.before)} → ${describeBehaviour(c.after)}`));
+  return changes.map((c) => terminalLine(`      ${c.caseId}: ${describeBehaviour(c.before)} → ${describeBehaviour(c.after)}${c.kind === 'identity' ? ' (identity)' : ''}`));
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** What an identity change is, in words: the fields the table calls identity (today the error's class name). */
+const IDENTITY_WORDING = 'the error class name only';
+
+/** `3 behaviour change points, 14 identity change points (the error class name only)`; `0 change points` when none. */
+export function describeChangePointCounts(points: readonly Pick<ChangePoint, 'kind'>[]): string {
+  const identity = points.filter((p) => p.kind === 'identity').length;
+  if (points.length === 0) return '0 change points';
+  return `${plural(points.length - identity, 'behaviour change point')}${identity > 0 ? `, ${plural(identity, 'identity change point')} (${IDENTITY_WORDING})` : ''}`;
+}
+
+/** `Change points: 3 behaviour change points, …`, or `Change points` alone when there are none (a line below says so). */
+export function changePointsHeading(points: readonly Pick<ChangePoint, 'kind'>[]): string {
+  return points.length === 0 ? 'Change points' : `Change points: ${describeChangePointCounts(points)}`;
+}
+
+/** Identity change points of the same releases and the same rename, as one group (a dependency's rename touches many cases at once). */
+export interface IdentityGroup {
+  readonly through: string;
+  readonly from: string;
+  /** `name: ZodError → $ZodError` */
+  readonly change: string;
+  readonly caseIds: readonly string[];
+}
+
+export function groupIdentityPoints(points: readonly ChangePoint[]): IdentityGroup[] {
+  const groups = new Map<string, { through: string; from: string; change: string; caseIds: string[] }>();
+  for (const point of points) {
+    if (point.kind !== 'identity') continue;
+    const change = point.fields
+      .filter((field) => Object.hasOwn(BEHAVIOUR_FIELD_KINDS, field))
+      .map((field) => `${field}: ${String(point.before[field])} → ${String(point.after[field])}`)
+      .join(', ');
+    const key = JSON.stringify([point.through, point.from, change]);
+    if (!groups.has(key)) groups.set(key, { through: point.through, from: point.from, change, caseIds: [] });
+    groups.get(key)!.caseIds.push(point.caseId);
+  }
+  return [...groups.values()];
+}
+
+/** One line per identity group: `name: ZodError → $ZodError ≤ 1.22.0 → from 1.23.0, 14 cases: a, b, …`. */
+export function describeIdentityGroup(group: IdentityGroup): string {
+  return `${group.change} (≤ ${group.through} → from ${group.from}), ${plural(group.caseIds.length, 'case')}: ${group.caseIds.join(', ')}`;
 }
 
 export function describeChangePoint(point: SweepResult['changePoints'][number]): string {
+  return `${point.caseId}: ${describeChange(point)}`;
+}
+
+/** A change point without its case id: `rejected -32602 ≤ 1.1.0 → returned from 1.3.0`. */
+export function describeChange(point: SweepResult['changePoints'][number]): string {
   const [before, after] = [describeBehaviour(point.before), describeBehaviour(point.after)];
   // The one-line wording leaves payloads out; when it reads the same on both sides, name what changed.
   const keys = [...new Set([...Object.keys(point.before), ...Object.keys(point.after)])];
   const differs = before === after ? ` (${keys.filter((key) => !isDeepStrictEqual(point.before[key], point.after[key])).join(', ')} differ)` : '';
-  return `${point.caseId}: ${before} ≤ ${point.through} → ${after} from ${point.from}${differs}`;
+  return `${before} ≤ ${point.through} → ${after} from ${point.from}${differs}`;
 }
 
 export interface SweepReportInput {
@@ -77,6 +129,8 @@ export interface SweepReportInput {
   readonly updatedBaseline: boolean;
   readonly pinned: readonly PinnedComparison[];
   readonly writtenPath: string | undefined;
+  /** `--gate-identity`: identity changes fail the gates too (the report says which changes are gated). */
+  readonly gateIdentity?: boolean;
   readonly paint?: Paint;
 }
 
@@ -137,9 +191,15 @@ export function renderSweepReport(input: SweepReportInput): string {
     for (const run of failed) lines.push(paint.fail(terminalLine(`  ${releaseKey(run.release)}: ${run.stage}: ${run.error.name}: ${run.error.message}`)));
   }
 
-  lines.push('', paint.bold('Change points'));
+  const gateIdentity = input.gateIdentity === true;
+  lines.push('', paint.bold(changePointsHeading(result.changePoints)));
   if (result.changePoints.length === 0) lines.push('  none: every case behaved the same in every release that ran');
-  for (const point of result.changePoints) lines.push(terminalLine(`  ${describeChangePoint(point)}`));
+  for (const point of result.changePoints) if (point.kind === 'behaviour') lines.push(terminalLine(`  ${describeChangePoint(point)}`));
+  const identity = groupIdentityPoints(result.changePoints);
+  if (identity.length > 0) {
+    lines.push(paint.dim(`  identity only (${IDENTITY_WORDING}: what names the failure, not what the application gets)${gateIdentity ? '' : '; --gate-identity gates them'}:`));
+    for (const group of identity) lines.push(paint.dim(terminalLine(`    ${describeIdentityGroup(group)}`)));
+  }
 
   lines.push('');
   const baselinePath = terminalLine(input.baselinePath);
@@ -151,10 +211,15 @@ export function renderSweepReport(input: SweepReportInput): string {
     const count = (kind: BaselineComparison['kind']) => input.baseline!.filter((e) => e.kind === kind).length;
     const counts = (['matched', 'changed', 'new', 'unchecked'] as const).filter((k) => count(k) > 0).map((k) => `${count(k)} ${k}`);
     lines.push(`Compared with ${baselinePath}: ${counts.join(', ') || 'nothing to compare'} release(s)`);
+    const unknown = input.baseline.filter((e) => (e.kind === 'matched' || e.kind === 'changed') && e.integrityUnknown).length;
+    if (unknown > 0) {
+      lines.push(paint.dim(`  ${plural(unknown, 'release')}' integrity unknown on one side (no lockfile where it ran): not compared, judged by behaviour alone`));
+    }
     for (const entry of input.baseline) {
       if (entry.kind === 'new') lines.push(paint.dim(terminalLine(`  new (not in the baseline) ${entry.release}`)));
       if (entry.kind !== 'changed') continue;
-      lines.push(paint.fail(terminalLine(`  changed ${entry.release}`)));
+      if (failsGate(entry, gateIdentity)) lines.push(paint.fail(terminalLine(`  changed ${entry.release}`)));
+      else lines.push(paint.dim(terminalLine(`  changed ${entry.release}: identity only, not gated (--gate-identity gates it)`)));
       if (entry.status) lines.push(terminalLine(`      status: ${entry.status.before} → ${entry.status.after}`));
       if (entry.integrity) lines.push(terminalLine(`      integrity: ${entry.integrity.before} → ${entry.integrity.after}`));
       lines.push(...describeChangeList(entry.cases));
@@ -164,7 +229,10 @@ export function renderSweepReport(input: SweepReportInput): string {
   for (const entry of input.pinned) {
     if (entry.kind === 'same') lines.push(paint.pass(terminalLine(`Newest ${side}${entry.line} release ${entry.release} behaves as the pinned ${entry.pinned} in every case`)));
     else if (entry.kind === 'did-not-run') lines.push(paint.fail(terminalLine(`Newest ${side}${entry.line} release ${entry.release} did not run, so it cannot be compared with the pinned ${entry.pinned}`)));
-    else {
+    else if (!failsGate(entry, gateIdentity)) {
+      lines.push(paint.pass(terminalLine(`Newest ${side}${entry.line} release ${entry.release} behaves as the pinned ${entry.pinned} in every case; identity differences only (not gated, --gate-identity gates them):`)));
+      lines.push(...describeChangeList(entry.cases));
+    } else {
       lines.push(paint.fail(terminalLine(`Newest ${side}${entry.line} release ${entry.release} behaves differently from the pinned ${entry.pinned}:`)));
       lines.push(...describeChangeList(entry.cases));
     }
@@ -172,8 +240,7 @@ export function renderSweepReport(input: SweepReportInput): string {
   if (input.writtenPath) lines.push(terminalLine(`Sweep result written to ${input.writtenPath}`));
   const { summary } = result;
   lines.push(
-    `${summary.releases} release${summary.releases === 1 ? '' : 's'} swept, ${summary.failedReleases} did not run, ` +
-      `${result.changePoints.length} change point${result.changePoints.length === 1 ? '' : 's'}`,
+    `${summary.releases} release${summary.releases === 1 ? '' : 's'} swept, ${summary.failedReleases} did not run, ${describeChangePointCounts(result.changePoints)}`,
   );
   return `${lines.join('\n')}\n`;
 }

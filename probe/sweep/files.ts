@@ -1,11 +1,11 @@
 // Sweep outputs: the result JSON (canonical, like the audit's), NDJSON (one record per release × case,
-// then the change points), and the baseline file.
+// then the change points, behaviour first, and a summary counting each kind), and the baseline file.
 import { z } from 'zod';
 import { CaseRecordSchema } from '../core/domain.ts';
 import { ReleaseIdentitySchema } from '../core/release.ts';
 import { inSchemaOrder, jsonText, orderCaseRecord, orderEnvironment, sortKeys } from '../io/json-files.ts';
 import type { SweepBaseline } from './gates.ts';
-import { ChangePointSchema, ReleaseRunSchema, SweepResultSchema, type ReleaseRun, type SweepResult } from './model.ts';
+import { ChangePointSchema, countChangePoints, ReleaseRunSchema, SweepResultSchema, type ReleaseRun, type SweepResult } from './model.ts';
 
 function orderRelease(run: ReleaseRun): unknown {
   return run.status === 'ran'
@@ -35,6 +35,9 @@ const NdjsonSummarySchema = z
     request: SweepResultSchema.shape.request,
     environment: SweepResultSchema.shape.environment,
     ...SweepResultSchema.shape.summary.shape,
+    /** The change points by kind (issue 21): behaviour first, identity (the error's class name) apart. */
+    behaviourChangePoints: z.number().int().nonnegative(),
+    identityChangePoints: z.number().int().nonnegative(),
   })
   .strict();
 
@@ -68,7 +71,7 @@ export function ndjsonTail(result: SweepResult): string {
       key === 'before' || key === 'after' ? sortKeys(value) : value,
     ),
   );
-  const summary = line(NdjsonSummarySchema, { type: 'summary', request: result.request, environment: result.environment, ...result.summary } satisfies z.infer<typeof NdjsonSummarySchema>, (key, value) =>
+  const summary = line(NdjsonSummarySchema, { type: 'summary', request: result.request, environment: result.environment, ...result.summary, ...countChangePoints(result.changePoints) } satisfies z.infer<typeof NdjsonSummarySchema>, (key, value) =>
     key === 'environment' ? orderEnvironment(result.environment) : key === 'request' ? inSchemaOrder(SweepResultSchema.shape.request, result.request) : value,
   );
   return [...points, summary].join('');

@@ -1,13 +1,12 @@
 // The sweep's regression gates, as pure functions: (1) every release against the recorded sweep baseline,
 // (2) the newest release of a line against the pinned client's recorded audit result.
-import { isDeepStrictEqual } from 'node:util';
 import semver from 'semver';
 import { z } from 'zod';
 import type { ReleaseLine, ResultFile } from '../core/domain.ts';
 import { exitCode } from '../core/exit-code.ts';
 import { compareReleases } from '../releases/order.ts';
 import { clientPackageOf, parseReleaseKey, releaseKey, sdkLineOf, SERVER_PACKAGES, SIDES, sideOf, type Side } from '../core/release.ts';
-import { BehaviourSchema, behaviourOf, type Behaviour, type ReleaseRun, type SweepResult } from './model.ts';
+import { BehaviourSchema, behaviourFirst, behaviourOf, changeKindOf, type Behaviour, type ChangeKind, type ReleaseRun, type SweepResult } from './model.ts';
 
 export const SweepBaselineSchema = z
   .object({
@@ -66,15 +65,25 @@ export interface BehaviourChange {
   readonly caseId: string;
   readonly before: Behaviour | undefined;
   readonly after: Behaviour | undefined;
+  /** behaviour or identity (model.ts BEHAVIOUR_FIELD_KINDS): only behaviour fails a gate by default. */
+  readonly kind: ChangeKind;
 }
 
 export type BaselineComparison =
-  | { readonly kind: 'matched'; readonly release: string }
+  | {
+      readonly kind: 'matched';
+      readonly release: string;
+      /** One side's integrity is unknown (null: no lockfile where it ran), so it was not compared. */
+      readonly integrityUnknown?: true;
+    }
   | {
       readonly kind: 'changed';
       readonly release: string;
       readonly status?: { readonly before: string; readonly after: string };
-      readonly integrity?: { readonly before: string | null; readonly after: string | null };
+      /** Both known and different: another build under the same version (re-published, or built locally). */
+      readonly integrity?: { readonly before: string; readonly after: string };
+      readonly integrityUnknown?: true;
+      /** Behaviour changes first, then identity changes. */
       readonly cases: readonly BehaviourChange[];
     }
   | { readonly kind: 'new'; readonly release: string }
@@ -82,7 +91,23 @@ export type BaselineComparison =
 
 function behaviourChanges(before: Record<string, Behaviour>, after: Record<string, Behaviour>): BehaviourChange[] {
   const ids = [...new Set([...Object.keys(after), ...Object.keys(before)])];
-  return ids.filter((id) => !isDeepStrictEqual(before[id], after[id])).map((caseId) => ({ caseId, before: before[caseId], after: after[caseId] }));
+  return behaviourFirst(
+    ids.flatMap((caseId) => {
+      const kind = changeKindOf(before[caseId], after[caseId]);
+      return kind ? [{ caseId, before: before[caseId], after: after[caseId], kind }] : [];
+    }),
+  );
+}
+
+/**
+ * Integrity as provenance: a hash known on both sides and different is another build of the version (a
+ * change); null on either side is unknown, not a difference. It is null where the probe runs without a
+ * lockfile (an installed package has none of its own: issue 21), for a package folder, and in a baseline
+ * recorded so; what ran is then judged by its behaviour alone.
+ */
+function compareIntegrity(before: string | null, after: string | null): { changed?: { before: string; after: string }; unknown: boolean } {
+  if (before === null || after === null) return { unknown: before !== after };
+  return before === after ? { unknown: false } : { changed: { before, after }, unknown: false };
 }
 
 export function compareWithBaseline(baseline: SweepBaseline | undefined, result: SweepResult): BaselineComparison[] {
@@ -98,9 +123,10 @@ export function compareWithBaseline(baseline: SweepBaseline | undefined, result:
     }
     const cases = behaviourChanges(before.behaviours, now.behaviours);
     const status = before.status !== now.status ? { before: before.status, after: now.status } : undefined;
-    const integrity = before.integrity !== now.integrity ? { before: before.integrity, after: now.integrity } : undefined;
-    if (cases.length === 0 && !status && !integrity) entries.push({ kind: 'matched', release: now.release });
-    else entries.push({ kind: 'changed', release: now.release, cases, ...(status && { status }), ...(integrity && { integrity }) });
+    const { changed: integrity, unknown } = compareIntegrity(before.integrity, now.integrity);
+    const provenance = unknown ? { integrityUnknown: true as const } : {};
+    if (cases.length === 0 && !status && !integrity) entries.push({ kind: 'matched', release: now.release, ...provenance });
+    else entries.push({ kind: 'changed', release: now.release, cases, ...(status && { status }), ...(integrity && { integrity }), ...provenance });
   }
   for (const release of recorded.keys()) entries.push({ kind: 'unchecked', release });
   return entries;
@@ -154,12 +180,34 @@ export interface SweepExitInput {
   readonly pinned: readonly PinnedComparison[];
   /** `--update` just recorded this sweep as the baseline. */
   readonly updatedBaseline: boolean;
+  /** `--gate-identity`: identity changes (the error's class name) fail the gates too. */
+  readonly gateIdentity?: boolean;
 }
 
-export function sweepExitCode({ baseline, pinned, updatedBaseline }: SweepExitInput): 0 | 1 {
+/** The kinds of change a sweep's gates fail on: behaviour, and identity when asked. */
+export function gatedKinds(gateIdentity = false): readonly ChangeKind[] {
+  return gateIdentity ? ['behaviour', 'identity'] : ['behaviour'];
+}
+
+/** Whether a baseline or newest-vs-pinned entry fails its gate: a status or build change, a case change of a gated kind, a newest release that did not run. */
+export function failsGate(entry: BaselineComparison | PinnedComparison, gateIdentity = false): boolean {
+  const gated = gatedKinds(gateIdentity);
+  switch (entry.kind) {
+    case 'changed':
+      return entry.status !== undefined || entry.integrity !== undefined || entry.cases.some((c) => gated.includes(c.kind));
+    case 'differs':
+      return entry.cases.some((c) => gated.includes(c.kind));
+    case 'did-not-run':
+      return true;
+    default:
+      return false;
+  }
+}
+
+export function sweepExitCode({ baseline, pinned, updatedBaseline, gateIdentity = false }: SweepExitInput): 0 | 1 {
   // A sweep judges releases by what they did, not by the pinned expectations (old releases differ on
   // purpose), so only differences count: from the baseline (which --update accepts), and the newest
-  // release against the pinned one (which it does not).
-  const fromBaseline = updatedBaseline ? 0 : baseline.filter((entry) => entry.kind === 'changed').length;
-  return exitCode({ failedCases: 0, unacceptedDifferences: fromBaseline + pinned.filter((entry) => entry.kind !== 'same').length });
+  // release against the pinned one (which it does not); of those, behaviour (and identity when asked).
+  const fromBaseline = updatedBaseline ? 0 : baseline.filter((entry) => failsGate(entry, gateIdentity)).length;
+  return exitCode({ failedCases: 0, unacceptedDifferences: fromBaseline + pinned.filter((entry) => failsGate(entry, gateIdentity)).length });
 }

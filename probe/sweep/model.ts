@@ -33,13 +33,76 @@ export const BehaviourSchema = z.record(z.string(), JsonValueSchema);
 export type Behaviour = z.infer<typeof BehaviourSchema>;
 
 /**
+ * Two kinds of change point (issue 21): `behaviour`, what an application or a user of the client can tell
+ * apart (the outcome, the error code, isError, what the application is handed, what the server sent), and
+ * `identity`, what names the failure without changing it (the error's class name). A sweep's gates fail
+ * on behaviour; identity changes are counted apart (`--gate-identity` gates them too).
+ */
+export const CHANGE_KINDS = ['behaviour', 'identity'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/** The fields behaviourOf records; the table below must name each (`satisfies`), so a new one cannot go unclassified. */
+type BehaviourField = 'outcome' | 'isError' | 'structuredContent' | 'content' | 'code' | 'name' | 'stage' | 'sent';
+
+/**
+ * Which kind of change a difference in each field of a behaviour is. Message wording is not a field: it
+ * is never recorded in a behaviour (behaviourOf leaves it out), so a reworded message is no change point.
+ */
+export const BEHAVIOUR_FIELD_KINDS = {
+  /** returned, rejected, timeout, crashed: whether the application gets a result at all. */
+  outcome: 'behaviour',
+  isError: 'behaviour',
+  /** What the application is handed (CallToolResult.structuredContent and content). */
+  structuredContent: 'behaviour',
+  content: 'behaviour',
+  /** The JSON-RPC error code an application branches on (McpError.code). */
+  code: 'behaviour',
+  /** Where a timeout or crash happened (connect, list, call). */
+  stage: 'behaviour',
+  /** What the server put on the wire (server sweeps): what the swept server package decides. */
+  sent: 'behaviour',
+  /**
+   * The error's class name. Observed: `ZodError` → `$ZodError` from @modelcontextprotocol/sdk 1.23.0, which
+   * moved to zod 4 (results/sweep-baseline-all.json, v1@1.22.0 → v1@1.23.0): the same rejection, code null
+   * on both sides, renamed by the dependency.
+   */
+  name: 'identity',
+} as const satisfies Record<BehaviourField, ChangeKind>;
+
+/** The fields in which two behaviours differ, sorted; an absent behaviour (a case that did not run) differs in every field. */
+export function differingFields(before: Behaviour | undefined, after: Behaviour | undefined): string[] {
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].sort();
+  if (before === undefined || after === undefined) return before === after ? [] : keys;
+  return keys.filter((key) => !isDeepStrictEqual(before[key], after[key]));
+}
+
+/**
+ * The kind of change from one behaviour to another, or undefined when they are the same. A case that ran
+ * on one side only, or a field the table does not know (a behaviour read from a newer file), is behaviour:
+ * when in doubt, a change counts.
+ */
+export function changeKindOf(before: Behaviour | undefined, after: Behaviour | undefined): ChangeKind | undefined {
+  if (before === undefined || after === undefined) return before === after ? undefined : 'behaviour';
+  const fields = differingFields(before, after);
+  if (fields.length === 0) return undefined;
+  const kinds: Readonly<Record<string, ChangeKind>> = BEHAVIOUR_FIELD_KINDS;
+  return fields.every((field) => Object.hasOwn(kinds, field) && kinds[field] === 'identity') ? 'identity' : 'behaviour';
+}
+
+/** Behaviour changes first, then identity changes, each in its given order (a stable sort). */
+export function behaviourFirst<T extends { readonly kind: ChangeKind }>(changes: readonly T[]): T[] {
+  return [...changes].sort((a, b) => CHANGE_KINDS.indexOf(a.kind) - CHANGE_KINDS.indexOf(b.kind));
+}
+
+/**
  * What a case did. In a server sweep (`side` server) it also holds what the server put on the wire
  * (`sent`, the record's serverSent without error wording), since that is what the swept package decides;
  * in a client sweep the server is the pinned one and the wire is the same for every release.
  */
 export function behaviourOf(observed: Observation, side: Side = 'client'): Behaviour {
-  const client = clientBehaviourOf(observed);
-  return side === 'server' ? { sent: sentBehaviour(observed.serverSent), ...client } : client;
+  const client: Behaviour = clientBehaviourOf(observed);
+  const sent: Partial<Record<BehaviourField, JsonValue>> = { sent: sentBehaviour(observed.serverSent) };
+  return side === 'server' ? { ...sent, ...client } : client;
 }
 
 function sentBehaviour(sent: ServerSent): JsonValue {
@@ -54,10 +117,10 @@ function describeSent(sent: JsonValue | undefined): string {
   return 'sent altered';
 }
 
-function clientBehaviourOf(observed: Observation): Behaviour {
+function clientBehaviourOf(observed: Observation): Partial<Record<BehaviourField, JsonValue>> {
   switch (observed.outcome) {
     case 'returned': {
-      const behaviour: Behaviour = { outcome: 'returned', isError: observed.isError === true };
+      const behaviour: Partial<Record<BehaviourField, JsonValue>> = { outcome: 'returned', isError: observed.isError === true };
       if (Object.hasOwn(observed, 'structuredContent')) behaviour.structuredContent = observed.structuredContent as JsonValue;
       if (observed.content !== undefined) behaviour.content = observed.content;
       return behaviour;
@@ -97,6 +160,10 @@ export const ChangePointSchema = z
     from: z.string(),
     before: BehaviourSchema,
     after: BehaviourSchema,
+    /** behaviour or identity (BEHAVIOUR_FIELD_KINDS); the result lists behaviour change points first. */
+    kind: z.enum(CHANGE_KINDS),
+    /** The fields of the behaviour that differ, sorted. */
+    fields: z.array(z.string()),
   })
   .strict();
 export type ChangePoint = z.infer<typeof ChangePointSchema>;
@@ -149,6 +216,7 @@ export const SweepResultSchema = z
         failed: z.number().int().nonnegative(),
       })
       .strict(),
+    /** Behaviour change points first, then identity ones; each in the matrix's case order. */
     changePoints: z.array(ChangePointSchema),
     /**
      * The matrix's cases no swept release runs, by reason. A server sweep: those no swept server package
@@ -161,27 +229,44 @@ export const SweepResultSchema = z
   .strict();
 export type SweepResult = z.infer<typeof SweepResultSchema>;
 
+/** One release's behaviours, by case id, in its case order: what change points are computed from. */
+export interface ReleaseBehaviours {
+  readonly label: string;
+  readonly behaviours: ReadonlyMap<string, Behaviour>;
+}
+
+/** The behaviours of the releases that ran. Releases that failed to load say nothing about a case's behaviour. */
+export function releaseBehaviours(releases: readonly ReleaseRun[]): ReleaseBehaviours[] {
+  return releases.flatMap((run) =>
+    run.status === 'ran' ? [{ label: run.release.label, behaviours: new Map(run.cases.map((c) => [c.id, behaviourOf(c.observed, sideOf(run.release))])) }] : [],
+  );
+}
+
 /**
- * For each case, the releases at which its behaviour changed, walking the releases that ran in order.
- * Releases that failed to load are skipped: they say nothing about a case's behaviour.
+ * For each case, the releases at which its behaviour changed, walking the releases in order, each
+ * classified (changeKindOf); behaviour change points first, then identity ones, each in case order.
  */
-export function changePoints(releases: readonly ReleaseRun[]): ChangePoint[] {
+export function changePointsOf(releases: readonly ReleaseBehaviours[]): ChangePoint[] {
   const last = new Map<string, { label: string; behaviour: Behaviour }>();
   const points: ChangePoint[] = [];
-  for (const run of releases) {
-    if (run.status !== 'ran') continue;
-    for (const record of run.cases) {
-      const behaviour = behaviourOf(record.observed, sideOf(run.release));
-      const previous = last.get(record.id);
-      if (previous && !isDeepStrictEqual(previous.behaviour, behaviour)) {
-        points.push({ caseId: record.id, through: previous.label, from: run.release.label, before: previous.behaviour, after: behaviour });
+  for (const release of releases) {
+    for (const [id, behaviour] of release.behaviours) {
+      const previous = last.get(id);
+      const kind = previous && changeKindOf(previous.behaviour, behaviour);
+      if (previous && kind) {
+        points.push({ caseId: id, through: previous.label, from: release.label, before: previous.behaviour, after: behaviour, kind, fields: differingFields(previous.behaviour, behaviour) });
       }
-      last.set(record.id, { label: run.release.label, behaviour });
+      last.set(id, { label: release.label, behaviour });
     }
   }
   const order = new Map<string, number>();
-  for (const run of releases) if (run.status === 'ran') for (const c of run.cases) if (!order.has(c.id)) order.set(c.id, order.size);
-  return points.sort((a, b) => (order.get(a.caseId) ?? 0) - (order.get(b.caseId) ?? 0));
+  for (const release of releases) for (const id of release.behaviours.keys()) if (!order.has(id)) order.set(id, order.size);
+  return behaviourFirst(points.sort((a, b) => (order.get(a.caseId) ?? 0) - (order.get(b.caseId) ?? 0)));
+}
+
+/** changePointsOf the releases that ran. */
+export function changePoints(releases: readonly ReleaseRun[]): ChangePoint[] {
+  return changePointsOf(releaseBehaviours(releases));
 }
 
 export function summarize(releases: readonly ReleaseRun[]): SweepResult['summary'] {
@@ -194,4 +279,9 @@ export function summarize(releases: readonly ReleaseRun[]): SweepResult['summary
     passed,
     failed: cases.length - passed,
   };
+}
+
+/** The change points by kind, counted apart (the NDJSON summary line; reports word them with describeChangePointCounts). */
+export function countChangePoints(points: readonly Pick<ChangePoint, 'kind'>[]): { readonly behaviourChangePoints: number; readonly identityChangePoints: number } {
+  return { behaviourChangePoints: points.filter((p) => p.kind === 'behaviour').length, identityChangePoints: points.filter((p) => p.kind === 'identity').length };
 }

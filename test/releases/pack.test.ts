@@ -189,6 +189,18 @@ describe('the packed package, installed read-only', () => {
     expect(version.stdout.trim()).toBe(PACKAGE.version);
   });
 
+  it('sweeps the pinned releases and passes its own gate: integrity unknown here (no lockfile of its own) is no change (issue 21)', async () => {
+    // The installed package has no package-lock.json, so the pinned clients' integrity is null here; the
+    // shipped baseline (results/sweep-baseline.json) records their registry hashes. Unknown is not different.
+    const sweep = await run(bin(), ['sweep', '--v1', '1.32.2', '--v2', '2.4.0'], project);
+    expect(sweep.code, sweep.stdout + sweep.stderr).toBe(0);
+    expect(sweep.stdout).toMatch(/Compared with .*results\/sweep-baseline\.json: 2 matched, 63 unchecked release\(s\)/);
+    expect(sweep.stdout).toContain("2 releases' integrity unknown on one side (no lockfile where it ran): not compared, judged by behaviour alone");
+    expect(sweep.stdout).not.toMatch(/changed v[12]@/);
+    const result = JSON.parse(readFileSync(join(project, 'mcp-sdk-probe-results', 'sweep-latest.json'), 'utf8')) as { releases: { release: { integrity: string | null } }[] };
+    expect(result.releases.map((r) => r.release.integrity)).toEqual([null, null]);
+  });
+
   it('refuses --update without --recorded: it would rewrite the recorded result inside the package', async () => {
     const update = await run(bin(), ['--update'], project);
     expect(update.code).toBe(2);

@@ -57,7 +57,7 @@ describe('sweep over real releases', () => {
     expect(run.stdout).toMatch(/case\s+1\.11\.3\s+1\.11\.4\n/);
     expect(run.stdout).toMatch(/v1\/warm\/off-schema-success\s+returned\s+rejected -32602\n/);
     expect(run.stdout).toContain('v1/warm/off-schema-success: returned ≤ 1.11.3 → rejected -32602 from 1.11.4');
-    expect(run.stdout).toContain('2 releases swept, 0 did not run, 3 change points');
+    expect(run.stdout).toContain('2 releases swept, 0 did not run, 3 behaviour change points');
   });
 
 
@@ -81,6 +81,23 @@ describe('sweep over real releases', () => {
 
   // Server sweeps (--server-v1): the clients stay pinned and the SDK's server varies. Both change points
   // were found by sweeping (results/sweep-baseline-server-all.json) and narrowed to the two releases around them.
+  it('calls the zod 4 rename of 1.23.0 (ZodError → $ZodError) identity only: the gate passes, the reports count it apart (issue 21)', async () => {
+    // --matrix all: its recorded baseline (results/sweep-baseline-all.json) holds both releases, so this
+    // run is also compared with what was recorded. 1.23.0 moved the SDK to zod 4, whose parse error class is
+    // $ZodError; the rejection is the same (no JSON-RPC code on either side), so no application can tell.
+    const cases = ['v1/warm/success-structured-*', 'v1/warm/error-structured-*'].flatMap((pattern) => ['--case', pattern]);
+    const run = await runCli(['sweep', '--matrix', 'all', '--v1', '1.22.0..1.23.0', ...cases, '--out', join(dir, 'zod.json')]);
+    expect(run.stderr).not.toMatch(/mcp-sdk-probe: /);
+    expect(run.code, run.stdout).toBe(0);
+    const result = SweepResultSchema.parse(JSON.parse(readFileSync(join(dir, 'zod.json'), 'utf8')));
+    expect(result.plan).toEqual(['v1@1.22.0', 'v1@1.23.0']);
+    expect(result.changePoints).toHaveLength(14);
+    for (const point of result.changePoints) expect(point).toMatchObject({ kind: 'identity', fields: ['name'], before: { name: 'ZodError', code: null }, after: { name: '$ZodError', code: null } });
+    expect(run.stdout).toMatch(/Compared with results\/sweep-baseline-all\.json: 2 matched, \d+ unchecked release\(s\)/);
+    expect(run.stdout).toContain('name: ZodError → $ZodError (≤ 1.22.0 → from 1.23.0), 14 cases: ');
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('2 releases swept, 0 did not run, 0 behaviour change points, 14 identity change points (the error class name only)');
+  });
+
   it('names the client release of an extended-matrix sweep that compiles outputSchemas at discovery (1.21.0)', async () => {
     const run = await runCli(['sweep', '--matrix', 'extended', '--v1', '1.20.2..1.21.0', '--case', 'v1/warm/schema-*', '--case', 'v1/warm/v2-mcp-server-error-off-schema', '--out', join(dir, 'extended.json'), '--baseline', join(dir, 'none.json')]);
     expect(run.stderr).not.toMatch(/mcp-sdk-probe: /);
@@ -107,7 +124,7 @@ describe('sweep over real releases', () => {
     expect(run.stdout).toContain('v1/warm/schema-bad-pattern: returned ≤ 1.20.2 → crashed (discover) from 1.21.0');
     expect(run.stdout).toContain('v1/warm/schema-unresolvable-ref: returned ≤ 1.20.2 → crashed (discover) from 1.21.0');
     expect(run.stdout).toContain('v1/warm/v2-mcp-server-error-off-schema: returned isError ≤ 1.20.2 → rejected -32602 from 1.21.0');
-    expect(run.stdout).toMatch(/2 releases swept, 0 did not run, 3 change points/);
+    expect(run.stdout).toMatch(/2 releases swept, 0 did not run, 3 behaviour change points/);
   });
 
   it('names the server release that changed the wire: the low-level Server checks results from 1.24.0', async () => {
@@ -129,6 +146,9 @@ describe('sweep over real releases', () => {
         from: '1.24.0',
         before: { sent: 'as-scenario', outcome: 'rejected', code: null, name: '$ZodError' },
         after: { sent: { error: { code: -32602 } }, outcome: 'rejected', code: -32602, name: 'McpError' },
+        // What went on the wire and the code changed: behaviour, whatever the class name did.
+        kind: 'behaviour',
+        fields: ['code', 'name', 'sent'],
       },
     ]);
     expect(run.stdout).toContain('server v1 · @modelcontextprotocol/sdk · 2 releases (1.23.1–1.24.0)');
@@ -229,7 +249,7 @@ describe('sweep over real releases', () => {
     expect(cached.code).toBe(0);
     expect(cached.stderr).toContain('registry unreachable');
     expect(cached.stderr).toContain('resolving against the cached version list');
-    expect(cached.stdout).toContain('2 releases swept, 0 did not run, 3 change points');
+    expect(cached.stdout).toContain('2 releases swept, 0 did not run, 3 behaviour change points');
     // 1.9.0 is below every range this project sweeps, so no run here has put it in npm's own cache.
     const missing = await runCli(['--v1', '1.9.0', '--out', join(dir, 'off.json')], offline);
     expect(missing.code).toBe(2);
