@@ -174,6 +174,25 @@ describe('every report leads with behaviour change points and counts identity on
     expect(SweepResultSchema.parse(json)).toEqual(result);
   });
 
+  it('a sweep file or NDJSON stream written before change points were classified reads with each point classified', () => {
+    const json = JSON.parse(serializeSweep(result)) as { changePoints: Record<string, unknown>[] };
+    for (const point of json.changePoints) {
+      delete point.kind;
+      delete point.fields;
+    }
+    expect(SweepResultSchema.parse(json).changePoints.map((p) => [p.caseId, p.kind, p.fields])).toEqual([
+      ['b', 'behaviour', ['code']],
+      ['a', 'identity', ['name']],
+      ['c', 'identity', ['name']],
+    ]);
+    const line = JSON.parse(sweepToNdjson(result).split('\n').find((l) => l.includes('"change-point"'))!) as Record<string, unknown>;
+    delete line.kind;
+    delete line.fields;
+    expect(SweepNdjsonLineSchema.parse(line)).toMatchObject({ type: 'change-point', caseId: 'b', kind: 'behaviour', fields: ['code'] });
+    // Only a point with neither field is an old one: half of them is still refused.
+    expect(SweepResultSchema.safeParse({ ...json, changePoints: [{ ...json.changePoints[0], kind: 'identity' }] }).success).toBe(false);
+  });
+
   it('the NDJSON lines: the behaviour change point first, and the counts in the summary line', () => {
     const lines = sweepToNdjson(result).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     for (const line of lines) SweepNdjsonLineSchema.parse(line);

@@ -5,7 +5,7 @@ import { CaseRecordSchema } from '../core/domain.ts';
 import { ReleaseIdentitySchema } from '../core/release.ts';
 import { inSchemaOrder, jsonText, orderCaseRecord, orderEnvironment, sortKeys } from '../io/json-files.ts';
 import type { SweepBaseline } from './gates.ts';
-import { ChangePointSchema, countChangePoints, ReleaseRunSchema, SweepResultSchema, type ReleaseRun, type SweepResult } from './model.ts';
+import { ChangePointObjectSchema, countChangePoints, ReleaseRunSchema, SweepResultSchema, type ReleaseRun, type SweepResult, withChangeKind } from './model.ts';
 
 function orderRelease(run: ReleaseRun): unknown {
   return run.status === 'ran'
@@ -28,7 +28,7 @@ const NdjsonCaseSchema = z.object({ type: z.literal('case'), release: ReleaseIde
 const NdjsonFailedSchema = z
   .object({ type: z.literal('release-failed'), release: ReleaseIdentitySchema, stage: FailedRunSchema.shape.stage, error: FailedRunSchema.shape.error })
   .strict();
-const NdjsonChangePointSchema = z.object({ type: z.literal('change-point'), ...ChangePointSchema.shape }).strict();
+const NdjsonChangePointSchema = z.object({ type: z.literal('change-point'), ...ChangePointObjectSchema.shape }).strict();
 const NdjsonSummarySchema = z
   .object({
     type: z.literal('summary'),
@@ -46,7 +46,11 @@ const NdjsonSummarySchema = z
  * identity and the case record, as in the result JSON) or one `release-failed` line; then a `change-point`
  * line per change point and one `summary` line. Each line's keys are in its schema's order.
  */
-export const SweepNdjsonLineSchema = z.discriminatedUnion('type', [NdjsonCaseSchema, NdjsonFailedSchema, NdjsonChangePointSchema, NdjsonSummarySchema]);
+// A change-point line of a stream written before change points were classified gets its kind (withChangeKind).
+export const SweepNdjsonLineSchema = z.preprocess(
+  (line) => (typeof line === 'object' && line !== null && (line as { type?: unknown }).type === 'change-point' ? withChangeKind(line) : line),
+  z.discriminatedUnion('type', [NdjsonCaseSchema, NdjsonFailedSchema, NdjsonChangePointSchema, NdjsonSummarySchema]),
+);
 
 const line = (schema: z.ZodObject, value: object, field?: (key: string, value: unknown) => unknown) => `${jsonText(inSchemaOrder(schema, value, field))}\n`;
 

@@ -152,7 +152,20 @@ function describeClientBehaviour(behaviour: Behaviour): string {
   }
 }
 
-export const ChangePointSchema = z
+/**
+ * A change point as files hold it. Files written before change points were classified (issue 21) have no
+ * `kind`/`fields`: they are derived from the point's own before/after, so an old shard, sweep file or NDJSON
+ * stream reads with the classification a new one carries, never refused.
+ */
+export function withChangeKind(point: unknown): unknown {
+  if (typeof point !== 'object' || point === null || Array.isArray(point) || Object.hasOwn(point, 'kind') || Object.hasOwn(point, 'fields')) return point;
+  const { before, after } = point as { before?: unknown; after?: unknown };
+  const parsed = [BehaviourSchema.safeParse(before), BehaviourSchema.safeParse(after)] as const;
+  if (!parsed[0].success || !parsed[1].success) return point;
+  return { ...point, kind: changeKindOf(parsed[0].data, parsed[1].data) ?? 'behaviour', fields: differingFields(parsed[0].data, parsed[1].data) };
+}
+
+export const ChangePointObjectSchema = z
   .object({
     caseId: z.string(),
     /** The last release (label) that behaved the old way, and the first that behaves the new way. */
@@ -166,6 +179,7 @@ export const ChangePointSchema = z
     fields: z.array(z.string()),
   })
   .strict();
+export const ChangePointSchema = z.preprocess(withChangeKind, ChangePointObjectSchema);
 export type ChangePoint = z.infer<typeof ChangePointSchema>;
 
 // 2: its case records are result-file version 2 records (transport, fixture, who rejected).
