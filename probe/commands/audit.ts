@@ -6,6 +6,7 @@ import type { ClientLine, Matrix, ResultFile, ResultHeader, Scenario } from '../
 import { InputError } from '../core/errors.ts';
 import { exitCodeFor } from '../core/exit-code.ts';
 import { loadClientUnderTest, type ClientModuleRef } from '../clients/load.ts';
+import type { ReleaseIdentity } from '../core/release.ts';
 import { releaseRequests, resolveReleases } from '../releases/resolve.ts';
 import { caseLine, renderTerminalReport, type CaseLine } from '../render/terminal.ts';
 import { readRecordedResult } from '../io/json-files.ts';
@@ -42,14 +43,14 @@ export interface AuditOptions {
 }
 
 /** The releases --v1/--v2 name, each checked to load here before any case runs (the pool's threads load them again). */
-async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Partial<Record<ClientLine, ClientModuleRef>>> {
+async function clientsUnderTest(options: AuditOptions, io: CliIo): Promise<Partial<Record<ClientLine, ClientModuleRef & ReleaseIdentity>>> {
   const requests = releaseRequests(options);
   if (requests.length === 0) return {};
   const releases = await resolveReleases(requests, {
     ...releaseContext(io, options.prerelease, (count) => io.stderr(`installing ${count} client release${count === 1 ? '' : 's'} into the release cache…\n`)),
     onePerLine: true,
   });
-  const clients: Partial<Record<ClientLine, ClientModuleRef>> = {};
+  const clients: Partial<Record<ClientLine, ClientModuleRef & ReleaseIdentity>> = {};
   for (const request of requests) {
     const chosen = releases.filter((r) => r.line === request.line);
     if (chosen.length !== 1) {
@@ -233,10 +234,12 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
         );
   const result: StreamedResult = { header, records: () => journal.records(all.flatMap((p) => p.ids)) };
   const comparison = combineComparisons(parts.map((p) => p.comparison));
-  const reproCase = [...selected.flat(), ...selectedUser][0];
+  const reproCases = [...selected.flat(), ...selectedUser];
+  // The identities of the releases that ran (a local build is known only by its source and integrity).
+  const releasesRan = Object.values(clients);
   const repro =
-    reproDir !== undefined && reproCase
-      ? reproFiles(reproCase, { ...header, cases: [...journal.records([reproCase.id])] }, options.timeout)
+    reproDir !== undefined
+      ? reproFiles(reproCases, { ...header, cases: [...journal.records(reproCases.map((s) => s.id))] }, options.timeout, releasesRan)
       : undefined;
   if (options.update) {
     for (const part of parts) {
@@ -252,6 +255,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
       format,
       out: reproDir ?? out,
       ...(repro && { reproFiles: repro }),
+      ...(format === 'markdown' && { reproduction: { scenarios: reproCases, releases: releasesRan, timeoutMs: options.timeout } }),
       defaultJsonPath: DEFAULT_OUT,
       recordedPath: parts.length === 1 ? parts[0]!.path : undefined,
       updatedRecorded: options.update,

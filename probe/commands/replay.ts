@@ -58,7 +58,7 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
   }
   const reproDir = format === 'repro' ? checkReproRequest(options.out, selected, io) : undefined;
   const result = await runMatrix(matrix, selected, { timeoutMs: options.timeout, pool: { ...(options.jobs !== undefined && { jobs: options.jobs }) } });
-  const repro = reproDir !== undefined ? reproFiles(selected[0]!, result, options.timeout) : undefined;
+  const repro = reproDir !== undefined ? reproFiles(selected, result, options.timeout) : undefined;
   emit(
     {
       result,
@@ -66,6 +66,7 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
       format,
       out: reproDir ?? out,
       ...(repro && { reproFiles: repro }),
+      ...(format === 'markdown' && { reproduction: { scenarios: selected, releases: [], timeoutMs: options.timeout } }),
       defaultJsonPath: DEFAULT_REPLAY_OUT,
       recordedPath: undefined,
       updatedRecorded: false,
