@@ -5,7 +5,7 @@
 // Pure: text in, text out (the command writes the files). Same case, same bytes: no paths, no times.
 import type { CaseRecord, JsonValue, Observation, Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
-import { markdownCode, markdownText, terminalJson } from '../core/escape.ts';
+import { markdownCode, markdownText, terminalJson, terminalLine } from '../core/escape.ts';
 import { splitClientPackage, type ReleaseIdentity } from '../core/release.ts';
 
 const SDK = '@modelcontextprotocol/sdk';
@@ -545,7 +545,8 @@ function script(input: ReproInput, plan: DependencyPlan): string {
   const header = [
     `// Standalone reproduction of mcp-sdk-probe case ${scenario.id}`,
     `// (${describeSetup(scenario, record)}).`,
-    ...(scenario.question ? [`// Question: ${scenario.question}`] : []),
+    // Shown with no line break or control live: U+2028 would end the comment and run the rest as code.
+    ...(scenario.question ? [`// Question: ${terminalLine(scenario.question)}`] : []),
     '// It starts the server, makes the client calls the probe made, prints what the client did as one JSON',
     '// line on stdout and one line `reproduced: …` or `not reproduced: …` on stderr, and exits by this rule:',
     `// ${REPRO_EXIT_LINE}`,
@@ -774,8 +775,16 @@ export function renderRepro(input: ReproInput): Record<string, string> {
   };
 }
 
-/** Where a case's script sits in a folder of several: its id (a kebab-case slug path), `/` as `.`. */
-export const caseScriptPath = (id: string): string => `cases/${id.replaceAll('/', '.')}.mjs`;
+const SLUG_PATH = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/;
+
+/**
+ * Where a case's script sits in a folder of several: its id, `/` as `.`. Ids are kebab-case slug paths
+ * (CaseRecordSchema); anything else (`..`, a quote) is refused, so no file lands outside cases/.
+ */
+export function caseScriptPath(id: string): string {
+  if (!SLUG_PATH.test(id)) throw new InputError(`--format repro: case id ${JSON.stringify(id)} is not a kebab-case slug path`);
+  return `cases/${id.replaceAll('/', '.')}.mjs`;
+}
 
 /**
  * A folder for several cases: one package.json with the union of their pins and aliases, one script per
