@@ -17,7 +17,7 @@ import { InputError } from '../probe/core/errors.ts';
 import { readCapture } from '../probe/io/capture.ts';
 import { captureEnvironment } from '../probe/io/environment.ts';
 import { runMatrix } from '../probe/engine/run.ts';
-import { printedObservation, renderRepro, REPRO_EXIT_LINE, reproUnsupported } from '../probe/render/repro.ts';
+import { printedObservation, renderRepro, REPRO_EXIT_LINE, REPRO_SEVERAL_LINE, reproUnsupported } from '../probe/render/repro.ts';
 import { ROOT } from './helpers/cli.ts';
 
 const TIMEOUT_MS = 5000;
@@ -305,6 +305,51 @@ describe('mcp-sdk-probe --format repro (in-process CLI)', () => {
     expect(repro.code).toBe(1);
     expect(JSON.parse(repro.stdout)).toMatchObject({ outcome: 'rejected', error: { name: 'McpError', code: -32602 } });
   });
+
+  it('writes one folder for several cases: one script each, repro.mjs answering for all by the several-case rule', async () => {
+    const out = join(base, 'cli-several');
+    const run = captured();
+    expect(await main(['--format', 'repro', '--case', 'v1/warm/error-off-schema', '--case', 'v2/warm/off-schema-success', '--case', 'v1/warm/conforming-success', '--out', out], run.io)).toBe(0);
+    const ids = ['v1/warm/conforming-success', 'v2/warm/off-schema-success', 'v1/warm/error-off-schema'];
+    expect(readdirSync(join(out, 'cases')).sort()).toEqual(ids.map((id) => `${id.replaceAll('/', '.')}.mjs`).sort());
+    expect(JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')).dependencies).toEqual({
+      '@modelcontextprotocol/client': environment.packages['@modelcontextprotocol/client'],
+      '@modelcontextprotocol/sdk': environment.packages['@modelcontextprotocol/sdk'],
+      zod: environment.packages.zod,
+    });
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain(REPRO_SEVERAL_LINE);
+    symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');
+    const all = await runRepro(out);
+    expect(all.stdout.trimEnd().split('\n')).toEqual([...ids.map((id) => expect.stringMatching(new RegExp(`^${id}: reproduced: the client \\{`))), 'summary: 3 of 3 cases reproduced, 0 did not, 0 could not run']);
+    expect(all.code).toBe(1);
+    expect((await runRepro(out, ['--until-fixed'])).code).toBe(0);
+    // Mixed: one case no longer shows its recorded behaviour. At least one does: still 1 (bad).
+    const tamper = (id: string) => {
+      const path = join(out, 'cases', `${id.replaceAll('/', '.')}.mjs`);
+      const text = readFileSync(path, 'utf8');
+      const changed = text.replace(/const EXPECTED = \{\n {2}"outcome": "(returned|rejected)"/, (_all, outcome: string) => `const EXPECTED = {\n  "outcome": "${outcome === 'returned' ? 'rejected' : 'returned'}"`);
+      expect(changed).not.toBe(text);
+      writeFileSync(path, changed);
+    };
+    tamper(ids[0]!);
+    const mixed = await runRepro(out);
+    expect(mixed.stdout).toContain(`${ids[0]}: not reproduced: `);
+    expect(mixed.stdout).toContain('summary: 2 of 3 cases reproduced, 1 did not, 0 could not run');
+    expect(mixed.code).toBe(1);
+    expect((await runRepro(out, ['--until-fixed'])).code).toBe(0);
+    // None: 0 (good), and --until-fixed 1: every recorded behaviour is gone.
+    tamper(ids[1]!);
+    tamper(ids[2]!);
+    const none = await runRepro(out);
+    expect(none.stdout).toContain('summary: 0 of 3 cases reproduced, 3 did not, 0 could not run');
+    expect(none.code).toBe(0);
+    expect((await runRepro(out, ['--until-fixed'])).code).toBe(1);
+    // A case that could not run makes the whole answer 125, whatever the others say.
+    writeFileSync(join(out, 'cases', `${ids[0]!.replaceAll('/', '.')}.mjs`), "await import('no-such-package-anywhere');\n");
+    const broken = await runRepro(out);
+    expect(broken.stdout).toContain(`${ids[0]}: could not run: the script ended with 1`);
+    expect(broken.code).toBe(125);
+  }, 60_000);
 
   it('writes the folder for one replay case into an existing empty folder', async () => {
     const out = join(base, 'cli-replay');
