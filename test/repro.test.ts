@@ -236,6 +236,11 @@ describe('repro.mjs reproduces the recorded observation, run offline against the
       const run = await runRepro(dir, args);
       expect([run.code, run.stderr]).toEqual([125, 'could not run: cannot start the server: no server today\n']);
     }
+    // An error no part of the script catches (Node would exit 1, "reproduced") is could not run as well.
+    const stray = files['repro.mjs']!.replace('await reproduce(connectTransport);', "setTimeout(() => { throw new Error('stray'); });\nPromise.reject(new Error('stray rejection'));");
+    expect(stray).not.toBe(files['repro.mjs']);
+    const strayRun = await runRepro(writeFolder({ ...files, 'repro.mjs': stray }));
+    expect([strayRun.code, strayRun.stderr]).toEqual([125, 'could not run: unexpected rejection: stray rejection\n']);
   }, 60_000);
 });
 
