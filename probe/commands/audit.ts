@@ -157,7 +157,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     [...matrices.flatMap((m) => m.scenarios), ...userScenarios].map((s) => s.id),
     `matrix ${names.length === 1 ? names[0] : 'all'}${userScenarios.length > 0 ? ' or --scenarios' : ''}`,
   );
-  // --format repro: exactly one case, reproducible standalone, into a new or empty folder; checked first.
+  // --format repro: the selected cases, each reproducible standalone, into a new or empty folder; checked first.
   const reproDir = format === 'repro' ? checkReproRequest(options.out, [...selected.flat(), ...selectedUser], io) : undefined;
   // Read (and validate) the recorded results before running anything, so bad input changes nothing.
   const recorded = recordedPaths.map((path) => readRecordedResult(path, { replacing: options.update }));

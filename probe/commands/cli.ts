@@ -70,7 +70,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     )
     .version(HARNESS.version)
     .enablePositionalOptions()
-    .option('--format <format>', 'table (default), json, markdown (evidence for a bug report), junit (for CI) or repro (one case as a standalone folder for a bug report)')
+    .option('--format <format>', 'table (default), json, markdown (evidence for a bug report), junit (for CI) or repro (the selected cases as a standalone folder for a bug report)')
     .option('--json', 'the same as --format json', false)
     .option('--out <file>', 'write the output here: the result JSON (table, json; default results/latest.json), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)')
     .addOption(
@@ -128,11 +128,11 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
         .default([]),
     )
     .option('--clients <lines>', 'the client lines to replay through, comma-separated (default: every line: v1,v2,ai-sdk,langchain)')
-    .option('--format <format>', 'table (default), json, markdown, junit or repro (one case as a standalone folder)')
+    .option('--format <format>', 'table (default), json, markdown, junit or repro (the selected cases as a standalone folder)')
     .option('--json', 'the same as --format json', false)
     .option('--out <file>', 'write the output here: the result JSON (table, json; default results/replay-latest.json), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)')
     .addOption(
-      new Option('--case <pattern>', 'replay only matching cases (v1/warm/*); --format repro needs exactly one; repeatable')
+      new Option('--case <pattern>', 'replay only matching cases (v1/warm/*); each must be one --format repro can write standalone; repeatable')
         .argParser(collect)
         .default([]),
     )
@@ -160,7 +160,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--out <dir>', 'write each finding here as <class>.json (replayable) and <class>.md (default: results/explore/)')
     .option('--known <file>', 'known findings to compare with (default: results/explore-known.json)')
     .option('--update', 'record this run\'s findings as the known findings (refused when CI is set)', false)
-    .option('--replay <file>', 'run one finding file again instead of exploring; exit 1 while it reproduces')
+    .option('--replay <file>', 'run one finding file again instead of exploring; exit 1 while it reproduces, 0 once it does not, 125 when it could not run')
     .option('--format <format>', 'table (default) or markdown (with --replay: the finding as a bug report)')
     .allowExcessArguments(false)
     .action(() => setAction(async () => (await import('./explore.ts')).runExploreCommand(explore.opts<ExploreOptions>(), io)));
