@@ -3,13 +3,14 @@
 // else. Run here with sh in a temporary folder WITHOUT its last line (npm install: offline), then with the
 // project's node_modules linked in its place, `node repro.mjs` must answer 1 (reproduced). The registry
 // run of the whole block is test/releases/repro-install.test.ts.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reproInputs } from '../probe/commands/repro.ts';
 import type { ResultFile } from '../probe/core/domain.ts';
+import type { ReleaseIdentity } from '../probe/core/release.ts';
 import { captureEnvironment } from '../probe/io/environment.ts';
 import { readCapture } from '../probe/io/capture.ts';
 import { runMatrix } from '../probe/engine/run.ts';
@@ -103,6 +104,24 @@ describe('the audit evidence', () => {
     expect(markdown).not.toMatch(/\bnpx\b/);
     expect(markdown).toContain('It is not on the npm registry: ask the reporter for its package tarball');
     expect(fences(markdown.slice(markdown.indexOf('\n## Reproduce\n')), 'sh')).toEqual(['node_modules/.bin/mcp-sdk-probe --format markdown']);
+  });
+});
+
+describe('a local build', () => {
+  it('the block says where the build goes and answers 125 until it is there, before npm runs', () => {
+    const id = 'v1/warm/error-off-schema';
+    const label = '1.33.0-beta.1+local.0123abcd';
+    const build: ReleaseIdentity = { line: 'v1', packageName: '@modelcontextprotocol/sdk', version: '1.33.0-beta.1', label, source: 'tarball', integrity: 'sha512-BUILD' };
+    const relabelled = { ...passing, cases: passing.cases.map((c) => (c.id === id ? { ...c, clientPackage: `@modelcontextprotocol/sdk@${label}` } : c)) };
+    const reproduction = reproInputs(auditMatrix.scenarios.filter((s) => s.id === id), relabelled, TIMEOUT_MS, [build]);
+    const markdown = renderMarkdown(relabelled, undefined, { ...context, reproduction });
+    expect(markdown).toContain('put its package tarball (`npm pack`) at `build/sdk-client.tgz`');
+    expect(markdown).toContain('tarball integrity `sha512-BUILD`');
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-block-build-'));
+    // The whole block, npm line included: the missing build stops it before npm is run.
+    const run = spawnSync('/bin/sh', ['-c', block(markdown)], { cwd: dir, encoding: 'utf8' });
+    expect([run.status, run.stderr]).toEqual([125, 'could not run: put the build at build/sdk-client.tgz first (see above)\n']);
+    expect(readdirSync(dir).sort()).toEqual(['README.md', 'package.json', 'repro.mjs']);
   });
 });
 

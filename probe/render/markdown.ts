@@ -8,8 +8,8 @@ import { basename, isAbsolute } from 'node:path';
 import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, Finding, ResultFile } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
-import { htmlLine, markdownCellCode, markdownCode, markdownFence, markdownText, shellCommand, shellHeredoc } from '../core/escape.ts';
-import { renderReproFolder, REPRO_EXIT, REPRO_EXIT_LINE, REPRO_SEVERAL_LINE, reproBuildLines, reproUnsupported, type ReproInput } from './repro.ts';
+import { htmlLine, markdownCellCode, markdownCode, markdownFence, markdownText, shellArgument, shellCommand, shellHeredoc } from '../core/escape.ts';
+import { buildsOf, renderReproFolder, REPRO_EXIT, REPRO_EXIT_LINE, REPRO_SEVERAL_LINE, reproBuildLines, reproUnsupported, type ReproBuild, type ReproInput } from './repro.ts';
 import { splitClientPackage } from '../core/release.ts';
 import { FIXTURE_PACKAGES } from '../core/fixture.ts';
 import {
@@ -200,16 +200,23 @@ function environmentSection(result: ResultFile, context: EvidenceContext): strin
 
 /**
  * The shell block that writes `files` into the current folder, installs them and runs repro.mjs: a quoted
- * here-document per file (shellHeredoc), then npm install (scripts off); an install that fails is "could
- * not run", 125, set as the block's status without `exit`, which would close the shell it is pasted into.
+ * here-document per file (shellHeredoc), then npm install (scripts off); a local build not yet where the
+ * folder expects it, or an install that fails, is "could not run", 125, set as the block's status without
+ * `exit`, which would close the shell it is pasted into.
  */
-export function reproBlock(files: Record<string, string>): string {
+export function reproBlock(files: Record<string, string>, builds: readonly ReproBuild[] = []): string {
   const folders = [...new Set(Object.keys(files).filter((name) => name.includes('/')).map((name) => name.slice(0, name.lastIndexOf('/'))))];
+  const couldNotRun = (why: string) => `echo ${shellArgument(`could not run: ${why}`)} >&2; (exit ${REPRO_EXIT.couldNotRun})`;
+  const missing = builds.map((build) => `[ ! -${build.source === 'tarball' ? 'f' : 'd'} ${shellArgument(build.path)} ]`);
   return [
     ...(folders.length > 0 ? [shellCommand(['mkdir', '-p', ...folders])] : []),
     ...Object.entries(files).map(([name, text]) => shellHeredoc(name, text)),
-    `if npm install --ignore-scripts --no-audit --no-fund; then node repro.mjs; else echo 'could not run: npm install failed' >&2; (exit ${REPRO_EXIT.couldNotRun}); fi`,
-  ].join('\n');
+    ...(missing.length > 0
+      ? [`if ${missing.join(' || ')}; then ${couldNotRun(`put the build${builds.length > 1 ? 's' : ''} at ${builds.map((build) => build.path).join(', ')} first (see above)`)}`, 'elif']
+      : ['if']),
+  ]
+    .join('\n')
+    .concat(` npm install --ignore-scripts --no-audit --no-fund; then node repro.mjs; else ${couldNotRun('npm install failed')}; fi`);
 }
 
 const fileBytes = (files: Record<string, string>): number => Object.values(files).reduce((sum, text) => sum + Buffer.byteLength(text), 0);
@@ -292,7 +299,7 @@ function reproduceSection(result: ResultFile, comparison: Comparison | undefined
         ...(plan.included.length > 1 ? ['', REPRO_SEVERAL_LINE] : []),
         '',
         ...reproBuildLines(plan.inputs),
-        markdownFence('sh', reproBlock(plan.files)),
+        markdownFence('sh', reproBlock(plan.files, buildsOf(plan.inputs))),
         '',
       ]
     : ['No case of this run can be reproduced without the harness.', ''];

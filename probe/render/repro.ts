@@ -713,7 +713,7 @@ function observedSummary(observed: Observation): string {
 }
 
 /** The local builds the cases' folder installs, each once. */
-function buildsOf(inputs: readonly ReproInput[]): ReproBuild[] {
+export function buildsOf(inputs: readonly ReproInput[]): ReproBuild[] {
   const builds: ReproBuild[] = [];
   for (const input of inputs) for (const build of dependencyPlan(input).builds) if (!builds.some((b) => b.path === build.path)) builds.push(build);
   return builds;
