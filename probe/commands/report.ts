@@ -140,8 +140,7 @@ export function checkEmitOutputs(format: Format, out: string | undefined, defaul
 /** The repro inputs of every case of `result` the run's scenarios describe (each case once). */
 function evidenceReproduction(result: ResultFile, reproduction: NonNullable<EmitInput['reproduction']>) {
   const ran = new Set(result.cases.map((c) => c.id));
-  const scenarios = [...new Map(reproduction.scenarios.filter((s) => ran.has(s.id)).map((s) => [s.id, s])).values()];
-  return reproInputs(scenarios, result, reproduction.timeoutMs, reproduction.releases);
+  return reproInputs(reproduction.scenarios.filter((s) => ran.has(s.id)), result, reproduction.timeoutMs, reproduction.releases);
 }
 
 /**

@@ -49,7 +49,9 @@ function serverPackageVersion(): Record<string, string> {
  */
 export function reproInputs(scenarios: readonly Scenario[], result: ResultFile, runTimeoutMs: number, releases: readonly ReleaseIdentity[] = []): ReproInput[] {
   const packages = { ...serverPackageVersion(), ...result.environment.packages };
-  return scenarios.map((scenario) => {
+  // A case in two matrices (--matrix all) ran once: it is reproduced once.
+  const unique = [...new Map(scenarios.map((scenario) => [scenario.id, scenario])).values()];
+  return unique.map((scenario) => {
     const record = result.cases.find((c) => c.id === scenario.id);
     if (!record) throw new Error(`repro: the run has no record of case ${scenario.id}`);
     const clientRelease = releases.find((release) => release.side !== 'server' && clientPackageOf(release.packageName, release.label) === record.clientPackage && release.source !== 'pinned');
