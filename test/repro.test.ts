@@ -328,6 +328,10 @@ describe('mcp-sdk-probe --format repro (in-process CLI)', () => {
     expect(all.stdout.trimEnd().split('\n')).toEqual([...ids.map((id) => expect.stringMatching(new RegExp(`^${id}: reproduced: the client \\{`))), 'summary: 3 of 3 cases reproduced, 0 did not, 0 could not run']);
     expect(all.code).toBe(1);
     expect((await runRepro(out, ['--until-fixed'])).code).toBe(0);
+    // Each case script runs alone too, with the helpers of lib.mjs.
+    expect(readdirSync(out).sort()).toEqual(['README.md', 'cases', 'lib.mjs', 'node_modules', 'package.json', 'repro.mjs']);
+    const alone = await new Promise<number>((done) => execFile(process.execPath, [join('cases', `${ids[2]!.replaceAll('/', '.')}.mjs`)], { cwd: out }, (error) => done(error ? Number(error.code) : 0)));
+    expect(alone).toBe(1);
     // Mixed: one case no longer shows its recorded behaviour. At least one does: still 1 (bad).
     const tamper = (id: string) => {
       const path = join(out, 'cases', `${id.replaceAll('/', '.')}.mjs`);

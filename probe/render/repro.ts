@@ -512,6 +512,112 @@ function describeSetup(scenario: Scenario, record: CaseRecord): string {
 const SETTLED_LIMIT_MS = 10_000;
 
 /**
+ * The generic part of a case script: exit by REPRO_EXIT, import packages as "could not run" when they fail,
+ * time limits, what a result or an error is, the comparison with the recorded observation, the answer.
+ * Inline in a one-case repro.mjs; in a folder of several, lib.mjs holds it once (REPRO_LIB).
+ */
+const TOP_HELPERS: readonly string[] = [
+  "const UNTIL_FIXED = process.argv.includes('--until-fixed');",
+  '/** Says why this run could not observe anything, and exits 125 (git bisect: skip). */',
+  'function couldNotRun(why) {',
+  '  process.stderr.write(`could not run: ${shown(why)}\\n`);',
+  `  process.exit(${REPRO_EXIT.couldNotRun});`,
+  '}',
+  '// An error nothing here catches would end Node with exit 1, which reads as "reproduced": it could not run.',
+  "process.on('uncaughtException', (error) => couldNotRun(`unexpected error: ${String(error?.message ?? error).split('\\n')[0]}`));",
+  "process.on('unhandledRejection', (error) => couldNotRun(`unexpected rejection: ${String(error?.message ?? error).split('\\n')[0]}`));",
+  '/** A module of a package, with the named exports it must have; could not run when it has not. */',
+  'async function load(specifier, names) {',
+  '  let module;',
+  '  try {',
+  '    module = await import(specifier);',
+  '  } catch (error) {',
+  "    couldNotRun(`cannot import ${specifier} (${String(error?.message ?? error).split('\\n')[0]})`);",
+  '  }',
+  '  const missing = names.filter((name) => module[name] === undefined);',
+  "  if (missing.length > 0) couldNotRun(`${specifier} has no export ${missing.join(', ')}`);",
+  '  return module;',
+  '}',
+  '/** Setup that must work for anything to be observed (starting the server): could not run when it throws. */',
+  'async function setup(what, start) {',
+  '  try {',
+  '    return await start();',
+  '  } catch (error) {',
+  "    couldNotRun(`${what}: ${String(error?.message ?? error).split('\\n')[0]}`);",
+  '  }',
+  '}',
+  '/** Text from the client or server as one line with no control or bidi character live on a terminal. */',
+  'function shown(text) {',
+  "  return String(text).replace(/[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]/g, (c) => `\\\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);",
+  '}',
+];
+const BOTTOM_HELPERS: readonly string[] = [
+  "const TIMED_OUT = Symbol('timed out');",
+  '/** `promise`, or TIMED_OUT when it is still pending after `ms`. */',
+  'function within(promise, ms) {',
+  '  let timer;',
+  '  const limit = new Promise((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));',
+  '  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));',
+  '}',
+  '',
+  '/** The fields of a CallToolResult this reproduction is about. */',
+  'function returned(result) {',
+  "  const observed = { outcome: 'returned' };",
+  "  if (typeof result?.isError === 'boolean') observed.isError = result.isError;",
+  '  if (result?.structuredContent !== undefined) observed.structuredContent = JSON.parse(JSON.stringify(result.structuredContent));',
+  '  return observed;',
+  '}',
+  '',
+  '/** v1 McpError, v2 ProtocolError (numeric code) or SdkError (string code), or any other Error. */',
+  'function describeError(error) {',
+  '  if (!(error instanceof Error)) return { name: typeof error, code: null, message: String(error) };',
+  "  const name = error.name && error.name !== 'Error' ? error.name : error.constructor.name || 'Error';",
+  "  const code = typeof error.code === 'number' || typeof error.code === 'string' ? error.code : null;",
+  '  return { name, code, message: error.message };',
+  '}',
+  '',
+  'function reproduces(observed, expected) {',
+  '  if (observed.outcome !== expected.outcome) return false;',
+  "  if (observed.outcome === 'returned') {",
+  '    return observed.isError === expected.isError && isDeepStrictEqual(observed.structuredContent, expected.structuredContent);',
+  '  }',
+  "  if (observed.outcome === 'rejected' || observed.outcome === 'crashed') {",
+  '    return observed.stage === expected.stage && observed.error.name === expected.error.name && observed.error.code === expected.error.code;',
+  '  }',
+  '  return true;',
+  '}',
+  '',
+  '/** Closes the client, says reproduced or not reproduced, prints the observation, and exits by the rule above. */',
+  'async function answer(observed, expected, state) {',
+  '  const ok = reproduces(observed, expected);',
+  '  // Close the client (for stdio: stops the server process), but do not wait on a hung connection.',
+  '  await Promise.race([Promise.resolve(state.client?.close()).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000))]);',
+  '  process.stderr.write(',
+  '    ok',
+  '      ? `reproduced: the client ${shown(JSON.stringify(observed))}, as the probe recorded\\n`',
+  '      : `not reproduced: the client ${shown(JSON.stringify(observed))}; the probe recorded ${shown(JSON.stringify(expected))}\\n`,',
+  '  );',
+  `  const code = ok !== UNTIL_FIXED ? ${REPRO_EXIT.reproduced} : ${REPRO_EXIT.notReproduced};`,
+  '  process.stdout.write(`${JSON.stringify(observed)}\\n`, () => process.exit(code));',
+  '}',
+];
+const SHARED_IMPORT = "import { answer, describeError, load, returned, setup, TIMED_OUT, within } from '../lib.mjs';";
+
+/** lib.mjs of a folder of several cases: the helpers, exported (the process handlers install on import). */
+function sharedLib(): string {
+  const exported = [...TOP_HELPERS, '', ...BOTTOM_HELPERS].map((line) => line.replace(/^(async function |function |const )/, 'export $1'));
+  return [
+    '// The helpers every case script under cases/ imports: exit codes, guarded imports, time limits, the',
+    '// comparison with the recorded observation and the answer. By this rule:',
+    `// ${REPRO_EXIT_LINE}`,
+    "import { isDeepStrictEqual } from 'node:util';",
+    '',
+    ...exported,
+    '',
+  ].join('\n');
+}
+
+/**
  * The script's import declarations as it runs them: Node's own modules statically; every package through
  * `load()`, so a package that is missing, fails to import or lacks an export is "could not run" (exit 125,
  * git bisect skip), never an observation of the client (issue 21).
@@ -529,9 +635,10 @@ function importSection(declarations: readonly string[]): { builtIn: string[]; pa
   return { builtIn, packages };
 }
 
-function script(input: ReproInput, plan: DependencyPlan): string {
+/** A case's script; `shared`: for a folder of several, its helpers imported from ../lib.mjs. */
+function script(input: ReproInput, plan: DependencyPlan, shared = false): string {
   const { scenario, record } = input;
-  const parts: Parts = { roots: plan.roots, imports: ["import { isDeepStrictEqual } from 'node:util';"], constants: [], server: [], discovery: [] };
+  const parts: Parts = { roots: plan.roots, imports: shared ? [] : ["import { isDeepStrictEqual } from 'node:util';"], constants: [], server: [], discovery: [] };
   const expected = printedObservation(record.observed);
   // A case the probe saw settle gets a generous limit: only a client that no longer settles should print
   // "timeout", not a loaded machine (a client's own 150 ms request timeout raced a 500 ms limit there).
@@ -557,39 +664,7 @@ function script(input: ReproInput, plan: DependencyPlan): string {
     ...header,
     ...imports.builtIn,
     '',
-    "const UNTIL_FIXED = process.argv.includes('--until-fixed');",
-    '/** Says why this run could not observe anything, and exits 125 (git bisect: skip). */',
-    'function couldNotRun(why) {',
-    '  process.stderr.write(`could not run: ${shown(why)}\\n`);',
-    `  process.exit(${REPRO_EXIT.couldNotRun});`,
-    '}',
-    '// An error nothing here catches would end Node with exit 1, which reads as "reproduced": it could not run.',
-    "process.on('uncaughtException', (error) => couldNotRun(`unexpected error: ${String(error?.message ?? error).split('\\n')[0]}`));",
-    "process.on('unhandledRejection', (error) => couldNotRun(`unexpected rejection: ${String(error?.message ?? error).split('\\n')[0]}`));",
-    '/** A module of a package, with the named exports it must have; could not run when it has not. */',
-    'async function load(specifier, names) {',
-    '  let module;',
-    '  try {',
-    '    module = await import(specifier);',
-    '  } catch (error) {',
-    "    couldNotRun(`cannot import ${specifier} (${String(error?.message ?? error).split('\\n')[0]})`);",
-    '  }',
-    '  const missing = names.filter((name) => module[name] === undefined);',
-    "  if (missing.length > 0) couldNotRun(`${specifier} has no export ${missing.join(', ')}`);",
-    '  return module;',
-    '}',
-    '/** Setup that must work for anything to be observed (starting the server): could not run when it throws. */',
-    'async function setup(what, start) {',
-    '  try {',
-    '    return await start();',
-    '  } catch (error) {',
-    "    couldNotRun(`${what}: ${String(error?.message ?? error).split('\\n')[0]}`);",
-    '  }',
-    '}',
-    '/** Text from the client or server as one line with no control or bidi character live on a terminal. */',
-    'function shown(text) {',
-    "  return String(text).replace(/[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]/g, (c) => `\\\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);",
-    '}',
+    ...(shared ? [SHARED_IMPORT] : TOP_HELPERS),
     '',
     ...imports.packages,
     '',
@@ -639,54 +714,11 @@ function script(input: ReproInput, plan: DependencyPlan): string {
     '  }',
     '}',
     '',
-    "const TIMED_OUT = Symbol('timed out');",
-    '/** `promise`, or TIMED_OUT when it is still pending after `ms`. */',
-    'function within(promise, ms) {',
-    '  let timer;',
-    '  const limit = new Promise((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));',
-    '  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));',
-    '}',
-    '',
-    '/** The fields of a CallToolResult this reproduction is about. */',
-    'function returned(result) {',
-    "  const observed = { outcome: 'returned' };",
-    "  if (typeof result?.isError === 'boolean') observed.isError = result.isError;",
-    '  if (result?.structuredContent !== undefined) observed.structuredContent = JSON.parse(JSON.stringify(result.structuredContent));',
-    '  return observed;',
-    '}',
-    '',
-    '/** v1 McpError, v2 ProtocolError (numeric code) or SdkError (string code), or any other Error. */',
-    'function describeError(error) {',
-    '  if (!(error instanceof Error)) return { name: typeof error, code: null, message: String(error) };',
-    "  const name = error.name && error.name !== 'Error' ? error.name : error.constructor.name || 'Error';",
-    "  const code = typeof error.code === 'number' || typeof error.code === 'string' ? error.code : null;",
-    '  return { name, code, message: error.message };',
-    '}',
-    '',
-    'function reproduces(observed, expected) {',
-    '  if (observed.outcome !== expected.outcome) return false;',
-    "  if (observed.outcome === 'returned') {",
-    '    return observed.isError === expected.isError && isDeepStrictEqual(observed.structuredContent, expected.structuredContent);',
-    '  }',
-    "  if (observed.outcome === 'rejected' || observed.outcome === 'crashed') {",
-    '    return observed.stage === expected.stage && observed.error.name === expected.error.name && observed.error.code === expected.error.code;',
-    '  }',
-    '  return true;',
-    '}',
+    ...(shared ? [] : BOTTOM_HELPERS),
     '',
     'async function reproduce(connectTransport) {',
     '  const state = {};',
-    '  const observed = await observe(connectTransport, state);',
-    '  const ok = reproduces(observed, EXPECTED);',
-    '  // Close the client (for stdio: stops the server process), but do not wait on a hung connection.',
-    '  await Promise.race([Promise.resolve(state.client?.close()).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000))]);',
-    '  process.stderr.write(',
-    '    ok',
-    '      ? `reproduced: the client ${shown(JSON.stringify(observed))}, as the probe recorded\\n`',
-    '      : `not reproduced: the client ${shown(JSON.stringify(observed))}; the probe recorded ${shown(JSON.stringify(EXPECTED))}\\n`,',
-    '  );',
-    `  const code = ok !== UNTIL_FIXED ? ${REPRO_EXIT.reproduced} : ${REPRO_EXIT.notReproduced};`,
-    '  process.stdout.write(`${JSON.stringify(observed)}\\n`, () => process.exit(code));',
+    '  await answer(await observe(connectTransport, state), EXPECTED, state);',
     '}',
     ...(stdio
       ? ['', ...transport]
@@ -791,7 +823,8 @@ export function caseScriptPath(id: string): string {
 
 /**
  * A folder for several cases: one package.json with the union of their pins and aliases, one script per
- * case under cases/ (each the script of `renderRepro`, runnable alone), and repro.mjs, which runs each in
+ * case under cases/ (each the script of `renderRepro` with its helpers imported from lib.mjs, written once
+ * for all: the evidence block stays small; `node cases/<case>.mjs` runs one alone), and repro.mjs, which runs each in
  * a process of its own and answers for all by REPRO_SEVERAL_LINE: "at least one recorded behaviour is
  * present" is what `git bisect run` can search for (the first release where any appears), and with
  * --until-fixed "none is present any more" (the first release where the last one went away). One case:
@@ -815,7 +848,7 @@ export function renderReproFolder(inputs: readonly ReproInput[]): Record<string,
     }
     for (const build of plan.builds) if (!builds.some((b) => b.path === build.path)) builds.push(build);
     const path = caseScriptPath(input.scenario.id);
-    files[path] = script(input, plan);
+    files[path] = script(input, plan, true);
     readmeCases.push(`- ${markdownCode(input.scenario.id)} (${markdownCode(path)}): ${markdownText(describeSetup(input.scenario, input.record))}; the probe saw the client ${observedSummary(input.record.observed)}.`);
   }
   const ids = inputs.map((input) => input.scenario.id);
@@ -870,5 +903,5 @@ export function renderReproFolder(inputs: readonly ReproInput[]): Record<string,
     REPRO_SEVERAL_LINE,
     '',
   ];
-  return { 'package.json': `${json(packageJson)}\n`, 'repro.mjs': runner.join('\n'), 'README.md': readme.join('\n'), ...files };
+  return { 'package.json': `${json(packageJson)}\n`, 'repro.mjs': runner.join('\n'), 'README.md': readme.join('\n'), 'lib.mjs': sharedLib(), ...files };
 }
