@@ -1,6 +1,9 @@
 // The escaping functions, one per medium, against every hostile string, read back by a real parser of
 // the medium: marked for Markdown, a POSIX sh for shell arguments, an XML parser for XML.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,6 +16,7 @@ import {
   markdownText,
   shellArgument,
   shellCommand,
+  shellHeredoc,
   terminalLine,
   terminalText,
   xmlText,
@@ -173,5 +177,35 @@ describe('shellArgument', () => {
   it('leaves plain arguments bare, so commands stay readable', () => {
     expect(shellCommand(['npx', 'mcp-sdk-probe', '--v1', '1.32.2', '--out', 'results/x.json'])).toBe('npx mcp-sdk-probe --v1 1.32.2 --out results/x.json');
     expect(shellArgument('scen>pwned')).toBe("'scen>pwned'");
+  });
+});
+
+describe('shellHeredoc', () => {
+  const written = (command: string): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-heredoc-'));
+    execFileSync('/bin/sh', ['-c', command], { cwd: dir });
+    expect(readdirSync(dir)).toEqual(['out file']);
+    return readFileSync(join(dir, 'out file'), 'utf8');
+  };
+  it.each([
+    ['plain text', 'a\nb\n'],
+    ['expansions sh would make unquoted', '$HOME `touch pwned` $(touch pwned2) \\n \\\n\'"\n'],
+    ['a line equal to the delimiter', 'x\nMCP_SDK_PROBE_EOF\nMCP_SDK_PROBE_EOF_1\ny\n'],
+    ['the delimiter with spaces or tabs around it (not equal: still text)', ' MCP_SDK_PROBE_EOF\n\tMCP_SDK_PROBE_EOF\n'],
+    ['tabs and an empty last line', '\tindented\n\n'],
+  ])('writes %s byte for byte', (_name, text) => {
+    const command = shellHeredoc('out file', text);
+    expect(written(command)).toBe(text);
+  });
+  it('picks a delimiter no line equals', () => {
+    expect(shellHeredoc('f', 'MCP_SDK_PROBE_EOF\nMCP_SDK_PROBE_EOF_1\n')).toMatch(/<<'MCP_SDK_PROBE_EOF_2'\n/);
+  });
+  it.each([
+    ['no trailing line feed', 'x', /must end with a line feed/],
+    ['a control character', 'a\u001b[2Jb\n', /control character U\+001b/],
+    ['a carriage return', 'a\r\n', /control character U\+000d/],
+    ['a bidi override', 'abc\u202edcba\n', /control character U\+202e/],
+  ])('refuses %s', (_name, text, message) => {
+    expect(() => shellHeredoc('f', text)).toThrow(message);
   });
 });

@@ -12,6 +12,7 @@ import { FIXED_ENVIRONMENT } from './fixtures.ts';
 import { renderJunit } from '../probe/render/junit.ts';
 import { xmlText } from '../probe/core/escape.ts';
 import { renderMarkdown } from '../probe/render/markdown.ts';
+import { reproInputs } from '../probe/commands/repro.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
 import { pinnedPart, rejudged } from './helpers/pinned-run.ts';
 
@@ -36,7 +37,10 @@ const failing: ResultFile = rejudged(passing, { 'v2/warm/error-off-schema': { ou
 
 describe('Markdown evidence', () => {
   it('matches the golden file for the audit', async () => {
-    const markdown = renderMarkdown(passing, compareWithRecorded(passing, passing, { fullMatrix: true }), context);
+    // The Reproduce block pins the versions the fixed environment names (and zod, the v1 SDK's peer).
+    const pinned = { ...passing, environment: { ...environment, packages: { ...environment.packages, zod: '4.6.7' } } };
+    const reproduction = reproInputs(auditMatrix.scenarios, pinned, 5000);
+    const markdown = renderMarkdown(passing, compareWithRecorded(passing, passing, { fullMatrix: true }), { ...context, reproduction });
     await expect(markdown).toMatchFileSnapshot('golden/audit-evidence.md');
   });
 

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareWithRecorded } from '../probe/core/compare.ts';
 import type { CaseRecord, ResultFile } from '../probe/core/domain.ts';
-import { splitClientPackage } from '../probe/core/release.ts';
 import { renderFindingMarkdown } from '../probe/explore/findings.ts';
 import { renderMarkdown, renderSummaryMarkdown, type EvidenceContext } from '../probe/render/markdown.ts';
 import { renderRepro } from '../probe/render/repro.ts';
+import { markdownCode } from '../probe/core/escape.ts';
 import { renderSweepMarkdown } from '../probe/render/sweep-markdown.ts';
 import { changePoints, summarize, type ReleaseRun, type SweepResult } from '../probe/sweep/model.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
@@ -196,8 +196,8 @@ describe('Markdown from real records whose every data field is hostile: only the
       const readmeOf = (record: CaseRecord, observed: CaseRecord['observed']) =>
         renderRepro({
           scenario: { ...scenario(record), id: t ?? record.id, question: t ?? 'q' },
-          // The package name is not checked (only the version must be a registry one), so it is data too.
-          record: { ...record, id: t ?? record.id, clientPackage: `${t ?? 'pkg'}@${splitClientPackage(record.clientPackage).label}`, observed },
+          // The client package is checked against the case's client line (the repro imports it), so it is not data here.
+          record: { ...record, id: t ?? record.id, observed },
           packages: run.environment.packages,
           timeoutMs: 5000,
         })['README.md']!;
@@ -300,8 +300,9 @@ describe('replay --format markdown of a hostile capture (the CLI, real clients)'
   });
 
   it('prints a Reproduce command that sh reads back as the arguments given, with nothing redirected', () => {
-    const [command] = fences(hostileRun.run.stdout, 'sh');
-    const argv = argvOf(command!, /^npx --yes mcp-sdk-probe@\S+/, hostileRun.folder);
+    // The last sh block re-runs the harness (before it: the standalone block, the command for a case left out).
+    const command = fences(hostileRun.run.stdout, 'sh').at(-1);
+    const argv = argvOf(command!, /^node_modules\/\.bin\/mcp-sdk-probe/, hostileRun.folder);
     expect(argv).toEqual(['replay', 'capture.json', '--clients', 'v1,v2', ...expectations(hostile).flatMap((e) => ['--expect', e]), '--format', 'markdown']);
     expect(readdirSync(hostileRun.folder)).toEqual([fileName(hostile)]);
   });
@@ -376,12 +377,16 @@ describe('explore --replay --format markdown of a hostile finding file', () => {
 });
 
 describe('sweep Markdown: the Reproduce command', () => {
-  it('reads back in sh as the harness, flags and matrix the sweep file names, running nothing', () => {
+  it('names the harness as text and reads back in sh as the flags and matrix the sweep file names, running nothing', () => {
     // A merged shard is a stranger's file: its harness, matrix name and release specs are data.
     const text = "x; touch pwned `touch pwned2` $(touch pwned3) it's ~ >y";
     const cwd = mkdtempSync(join(tmpdir(), 'mcp-sdk-probe-sweep-sh-'));
-    const [command] = fences(renderSweepMarkdown(sweepInput(text)), 'sh');
-    expect(argvOf(command!, /^npx\b/, cwd)).toEqual([text, 'sweep', '--v1', text, '--ai-sdk', text, '--matrix', text]);
+    const markdown = renderSweepMarkdown(sweepInput(text));
+    const [command] = fences(markdown, 'sh');
+    // Never `npx <name>` (issue 21): the harness the file names is shown as a code span to ask the reporter for.
+    expect(markdown).not.toMatch(/\bnpx\b/);
+    expect(markdown).toContain(`needs the harness it names, ${markdownCode(text)}`);
+    expect(argvOf(command!, /^node_modules\/\.bin\/mcp-sdk-probe/, cwd)).toEqual(['sweep', '--v1', text, '--ai-sdk', text, '--matrix', text]);
     expect(readdirSync(cwd)).toEqual([]);
   });
 });

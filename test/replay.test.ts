@@ -129,7 +129,11 @@ describe('mcp-sdk-probe replay', () => {
     const run = await runMain(['replay', MESSAGES, '--clients', 'v2,ai-sdk', '--format', 'markdown', '--out', join(dir, 'evidence.md')]);
     expect(run.code).toBe(0);
     const markdown = readFileSync(join(dir, 'evidence.md'), 'utf8');
-    expect(markdown).toContain(`npx --yes mcp-sdk-probe@${HARNESS.version} replay capture.json --clients v2,ai-sdk --format markdown`);
+    expect(markdown).toContain('node_modules/.bin/mcp-sdk-probe replay capture.json --clients v2,ai-sdk --format markdown');
+    expect(markdown).toContain(`The harness is \`mcp-sdk-probe@${HARNESS.version}\``);
+    // The v2 cases reproduce standalone; the AI SDK's are named with the reason they cannot.
+    expect(markdown).toMatch(/it writes a standalone reproduction of 2 cases: `v2\/warm\/logged-jsonrpc-messages`, `v2\/cold\/logged-jsonrpc-messages`/);
+    expect(markdown).toMatch(/Not reproducible without the harness:\n\n- `ai-sdk\/[a-z-]+\/logged-jsonrpc-messages`: the ai\\-sdk client line has no standalone reproduction script/);
     const block = /Save the replayed tool and result as `capture.json`:\n\n```json\n([\s\S]*?)\n```/.exec(markdown)?.[1];
     const original = parseCapture(JSON.parse(readFileSync(MESSAGES, 'utf8')), MESSAGES);
     expect(parseCapture(JSON.parse(block!), 'capture.json')).toEqual({ ...original, shape: 'capture' });

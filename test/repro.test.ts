@@ -1,10 +1,11 @@
 // --format repro: the standalone reproduction folder. Each generated repro.mjs is RUN here, offline,
 // against this project's installed packages (node_modules linked into the folder, nothing installed),
-// and must print the recorded observation and exit 0; a tampered expectation must make it exit 1.
+// and must print the recorded observation and exit 1 (reproduced: git bisect "bad"); a tampered
+// expectation must make it exit 0, a missing package 125 (could not run), and --until-fixed swaps 0 and 1.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditMatrix } from '../scenarios/audit.ts';
 import { extendedMatrix } from '../scenarios/extended/index.ts';
@@ -16,7 +17,7 @@ import { InputError } from '../probe/core/errors.ts';
 import { readCapture } from '../probe/io/capture.ts';
 import { captureEnvironment } from '../probe/io/environment.ts';
 import { runMatrix } from '../probe/engine/run.ts';
-import { printedObservation, renderRepro, reproUnsupported } from '../probe/render/repro.ts';
+import { printedObservation, renderRepro, REPRO_EXIT_LINE, REPRO_SEVERAL_LINE, reproUnsupported } from '../probe/render/repro.ts';
 import { ROOT } from './helpers/cli.ts';
 
 const TIMEOUT_MS = 5000;
@@ -90,15 +91,18 @@ async function runAll(matrix: Matrix, scenarios: readonly Scenario[]): Promise<v
 
 function writeFolder(files: Record<string, string>): string {
   const dir = mkdtempSync(join(base, 'case-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
   // The project's installed packages stand in for `npm install`: Node resolves the pinned names there.
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return dir;
 }
 
-function runRepro(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function runRepro(dir: string, args: readonly string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, ['repro.mjs'], { cwd: dir, timeout: 30_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, ['repro.mjs', ...args], { cwd: dir, timeout: 30_000 }, (error, stdout, stderr) =>
       done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -158,7 +162,7 @@ describe('repro.mjs reproduces the recorded observation, run offline against the
     expect(ran.size).toBe(ALL ? 13 + 4 + EXTENDED_IDS.length : AUDIT_FEW.length + 1 + EXTENDED_IDS.length);
   });
 
-  it('exits 0 and prints the recorded observation, for each case', async () => {
+  it('exits 1 (reproduced) and prints the recorded observation, for each case', async () => {
     const cases = [...ran.values()];
     const runs = await pool(cases, async ({ scenario, result }) => {
       const files = reproFiles(scenario, result, TIMEOUT_MS);
@@ -167,7 +171,7 @@ describe('repro.mjs reproduces the recorded observation, run offline against the
       return { id: scenario.id, code: run.code, printed: run.stdout, stderr: run.stderr, expected: printedObservation(record.observed) };
     });
     for (const run of runs) {
-      expect({ id: run.id, code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ id: run.id, code: 0, stderr: '' });
+      expect({ id: run.id, code: run.code, stderr: run.stderr.startsWith('reproduced: the client ') ? '' : run.stderr }).toEqual({ id: run.id, code: 1, stderr: '' });
       const lines = run.printed.trimEnd().split('\n');
       expect(lines, run.id).toHaveLength(1);
       const printed = JSON.parse(lines[0]!) as Record<string, unknown>;
@@ -187,23 +191,56 @@ describe('repro.mjs reproduces the recorded observation, run offline against the
     }
   }, 180_000);
 
-  it('exits 1 when the recorded observation is not what happens (the check can fail)', async () => {
+  it('exits 0 when the recorded observation is not what happens (the check can fail), 1 then with --until-fixed', async () => {
     const { scenario, result } = ran.get('v2/warm/off-schema-success')!;
     const files = reproFiles(scenario, result, TIMEOUT_MS);
     const script = files['repro.mjs']!;
     expect(script).toContain('const EXPECTED = {\n  "outcome": "rejected"');
     const tampered = script.replace('const EXPECTED = {\n  "outcome": "rejected"', 'const EXPECTED = {\n  "outcome": "returned"');
-    const run = await runRepro(writeFolder({ ...files, 'repro.mjs': tampered }));
-    expect(run.code).toBe(1);
+    const folder = writeFolder({ ...files, 'repro.mjs': tampered });
+    const run = await runRepro(folder);
+    expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).outcome).toBe('rejected');
-    expect(run.stderr).toContain('NOT reproduced');
+    expect(run.stderr).toMatch(/^not reproduced: the client \{"outcome":"rejected".*; the probe recorded \{"outcome":"returned"/);
+    // --until-fixed: "the behaviour is gone" is the bisect's "bad" (1); still present is "good" (0).
+    expect((await runRepro(folder, ['--until-fixed'])).code).toBe(1);
+    expect((await runRepro(writeFolder(files), ['--until-fixed'])).code).toBe(0);
 
     // A returned case whose recorded structuredContent differs fails too.
     const other = ran.get('v1/warm/conforming-success')!;
     const returnedFiles = reproFiles(other.scenario, other.result, TIMEOUT_MS);
     const changed = returnedFiles['repro.mjs']!.replace(/(const EXPECTED = \{[^;]*"value": )7/, '$18');
     expect(changed).not.toBe(returnedFiles['repro.mjs']);
-    expect((await runRepro(writeFolder({ ...returnedFiles, 'repro.mjs': changed }))).code).toBe(1);
+    expect((await runRepro(writeFolder({ ...returnedFiles, 'repro.mjs': changed }))).code).toBe(0);
+  }, 60_000);
+
+  it('exits 125 (could not run) when a package is missing or lacks an export, or the server cannot start', async () => {
+    const { scenario, result } = ran.get('v1/warm/conforming-success')!;
+    const files = reproFiles(scenario, result, TIMEOUT_MS);
+    // No node_modules at all: nothing installed.
+    const bare = mkdtempSync(join(base, 'bare-'));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(bare, name), text);
+    const missing = await runRepro(bare);
+    expect([missing.code, missing.stdout]).toEqual([125, '']);
+    expect(missing.stderr).toMatch(/^could not run: cannot import @modelcontextprotocol\/sdk\/server\/index\.js \(/);
+    // An export a release does not have (an older SDK without it) is could not run too, not a crash.
+    const renamed = files['repro.mjs']!.replace(`["Server"]`, `["ServerThatNeverWas"]`);
+    expect(renamed).not.toBe(files['repro.mjs']);
+    const noExport = await runRepro(writeFolder({ ...files, 'repro.mjs': renamed }));
+    expect([noExport.code, noExport.stderr]).toEqual([125, 'could not run: @modelcontextprotocol/sdk/server/index.js has no export ServerThatNeverWas\n']);
+    // A server that cannot start (its connect throws) is could not run, with --until-fixed as well.
+    const broken = files['repro.mjs']!.replace('  await server.connect(serverTransport);', "  throw new Error('no server today');");
+    expect(broken).not.toBe(files['repro.mjs']);
+    const dir = writeFolder({ ...files, 'repro.mjs': broken });
+    for (const args of [[], ['--until-fixed']]) {
+      const run = await runRepro(dir, args);
+      expect([run.code, run.stderr]).toEqual([125, 'could not run: cannot start the server: no server today\n']);
+    }
+    // An error no part of the script catches (Node would exit 1, "reproduced") is could not run as well.
+    const stray = files['repro.mjs']!.replace('await reproduce(connectTransport);', "setTimeout(() => { throw new Error('stray'); });\nPromise.reject(new Error('stray rejection'));");
+    expect(stray).not.toBe(files['repro.mjs']);
+    const strayRun = await runRepro(writeFolder({ ...files, 'repro.mjs': stray }));
+    expect([strayRun.code, strayRun.stderr]).toEqual([125, 'could not run: unexpected rejection: stray rejection\n']);
   }, 60_000);
 });
 
@@ -248,9 +285,9 @@ describe('the generated folder', () => {
     expect(reproUnsupported({ ...base, client: 'langchain', discovery: 'load-tools' })).toMatch(/the langchain client line has no standalone reproduction script/);
     const record = ran.get(base.id)!.result.cases.find((c) => c.id === base.id)!;
     expect(() => renderRepro({ scenario: { ...base, discovery: 'definition' }, record, packages: environment.packages, timeoutMs: TIMEOUT_MS })).toThrow(InputError);
-    // A client release that is not a registry version cannot be pinned.
+    // A local build the run does not know the identity of (source, integrity) cannot be named.
     expect(() => renderRepro({ scenario: base, record: { ...record, clientPackage: '@modelcontextprotocol/sdk@1.32.2+local.abc' }, packages: environment.packages, timeoutMs: TIMEOUT_MS })).toThrow(
-      /not a registry version/,
+      /a local build whose source and integrity this run does not know/,
     );
   });
 });
@@ -264,14 +301,64 @@ describe('mcp-sdk-probe --format repro (in-process CLI)', () => {
     expect(run.stderr).toContain('Standalone reproduction written to cli-audit');
     expect(code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['README.md', 'package.json', 'repro.mjs']);
-    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('npm install --ignore-scripts && node repro.mjs');
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('npm install --ignore-scripts --no-audit --no-fund && node repro.mjs');
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain(REPRO_EXIT_LINE);
     expect(JSON.parse(readFileSync(join(base, 'results', 'latest.json'), 'utf8')).cases.map((c: { id: string }) => c.id)).toEqual(['v1/warm/error-off-schema']);
     expect(checkoutLatest()).toBe(before);
     symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');
     const repro = await runRepro(out);
-    expect(repro.code).toBe(0);
+    expect(repro.code).toBe(1);
     expect(JSON.parse(repro.stdout)).toMatchObject({ outcome: 'rejected', error: { name: 'McpError', code: -32602 } });
   });
+
+  it('writes one folder for several cases: one script each, repro.mjs answering for all by the several-case rule', async () => {
+    const out = join(base, 'cli-several');
+    const run = captured();
+    expect(await main(['--format', 'repro', '--case', 'v1/warm/error-off-schema', '--case', 'v2/warm/off-schema-success', '--case', 'v1/warm/conforming-success', '--out', out], run.io)).toBe(0);
+    const ids = ['v1/warm/conforming-success', 'v2/warm/off-schema-success', 'v1/warm/error-off-schema'];
+    expect(readdirSync(join(out, 'cases')).sort()).toEqual(ids.map((id) => `${id.replaceAll('/', '.')}.mjs`).sort());
+    expect(JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')).dependencies).toEqual({
+      '@modelcontextprotocol/client': environment.packages['@modelcontextprotocol/client'],
+      '@modelcontextprotocol/sdk': environment.packages['@modelcontextprotocol/sdk'],
+      zod: environment.packages.zod,
+    });
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain(REPRO_SEVERAL_LINE);
+    symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');
+    const all = await runRepro(out);
+    expect(all.stdout.trimEnd().split('\n')).toEqual([...ids.map((id) => expect.stringMatching(new RegExp(`^${id}: reproduced: the client \\{`))), 'summary: 3 of 3 cases reproduced, 0 did not, 0 could not run']);
+    expect(all.code).toBe(1);
+    expect((await runRepro(out, ['--until-fixed'])).code).toBe(0);
+    // Each case script runs alone too, with the helpers of lib.mjs.
+    expect(readdirSync(out).sort()).toEqual(['README.md', 'cases', 'lib.mjs', 'node_modules', 'package.json', 'repro.mjs']);
+    const alone = await new Promise<number>((done) => execFile(process.execPath, [join('cases', `${ids[2]!.replaceAll('/', '.')}.mjs`)], { cwd: out }, (error) => done(error ? Number(error.code) : 0)));
+    expect(alone).toBe(1);
+    // Mixed: one case no longer shows its recorded behaviour. At least one does: still 1 (bad).
+    const tamper = (id: string) => {
+      const path = join(out, 'cases', `${id.replaceAll('/', '.')}.mjs`);
+      const text = readFileSync(path, 'utf8');
+      const changed = text.replace(/const EXPECTED = \{\n {2}"outcome": "(returned|rejected)"/, (_all, outcome: string) => `const EXPECTED = {\n  "outcome": "${outcome === 'returned' ? 'rejected' : 'returned'}"`);
+      expect(changed).not.toBe(text);
+      writeFileSync(path, changed);
+    };
+    tamper(ids[0]!);
+    const mixed = await runRepro(out);
+    expect(mixed.stdout).toContain(`${ids[0]}: not reproduced: `);
+    expect(mixed.stdout).toContain('summary: 2 of 3 cases reproduced, 1 did not, 0 could not run');
+    expect(mixed.code).toBe(1);
+    expect((await runRepro(out, ['--until-fixed'])).code).toBe(0);
+    // None: 0 (good), and --until-fixed 1: every recorded behaviour is gone.
+    tamper(ids[1]!);
+    tamper(ids[2]!);
+    const none = await runRepro(out);
+    expect(none.stdout).toContain('summary: 0 of 3 cases reproduced, 3 did not, 0 could not run');
+    expect(none.code).toBe(0);
+    expect((await runRepro(out, ['--until-fixed'])).code).toBe(1);
+    // A case that could not run makes the whole answer 125, whatever the others say.
+    writeFileSync(join(out, 'cases', `${ids[0]!.replaceAll('/', '.')}.mjs`), "await import('no-such-package-anywhere');\n");
+    const broken = await runRepro(out);
+    expect(broken.stdout).toContain(`${ids[0]}: could not run: the script ended with 1`);
+    expect(broken.code).toBe(125);
+  }, 60_000);
 
   it('writes the folder for one replay case into an existing empty folder', async () => {
     const out = join(base, 'cli-replay');
@@ -287,15 +374,12 @@ describe('mcp-sdk-probe --format repro (in-process CLI)', () => {
   it.each([
     ['no --out', ['--format', 'repro', '--case', 'v1/warm/conforming-success'], /--format repro needs --out/],
     ['no case', ['--format', 'repro', '--case', 'no-such-case', '--out', 'x'], /matches no case/],
-    ['several cases', ['--format', 'repro', '--case', 'v1/*', '--out', 'x'], /exactly one case; --case selects 7/],
-    ['every audit case', ['--format', 'repro', '--out', 'x'], /exactly one case; --case selects 13/],
-    ['a replay without --case', ['replay', CAPTURE, '--format', 'repro', '--out', 'x'], /exactly one case; --case selects 9/],
-    ['a replay --case matching nothing', ['replay', CAPTURE, '--format', 'repro', '--case', 'v3/*', '--out', 'x'], /matches no case of this replay/],
     [
-      'a client release no package.json can pin',
-      ['--format', 'repro', '--case', 'v2/warm/conforming-success', '--v2', join(ROOT, 'node_modules', '@modelcontextprotocol', 'client'), '--out', 'x'],
-      /cannot be reproduced standalone|not a registry version a package.json can pin/,
+      'a replay without --case (its ecosystem lines have no script)',
+      ['replay', CAPTURE, '--format', 'repro', '--out', 'x'],
+      /case [a-z-]+\/[a-z-]+\/error-with-structured-content cannot be reproduced standalone: the [a-z-]+ client line has no standalone reproduction script \(--case selects 9 cases; narrow it to those that can\)/,
     ],
+    ['a replay --case matching nothing', ['replay', CAPTURE, '--format', 'repro', '--case', 'v3/*', '--out', 'x'], /matches no case of this replay/],
   ])('exits 2 on %s, writing nothing', async (_name, argv, message) => {
     const run = captured();
     expect(await main(argv, run.io)).toBe(2);
@@ -317,8 +401,11 @@ describe('mcp-sdk-probe --format repro (in-process CLI)', () => {
     }
     symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');
     const repro = await runRepro(out);
-    expect(repro.code, repro.stderr).toBe(0);
+    expect(repro.code, repro.stderr).toBe(1);
     expect(JSON.parse(repro.stdout)).toMatchObject({ outcome: 'returned', structuredContent: { [hostile]: hostile } });
+    // The verdict line quotes the data, with nothing in it live on a terminal.
+    expect(repro.stderr).toMatch(/^reproduced: the client /);
+    expect(repro.stderr.trimEnd()).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/);
   });
 
   it('exits 2 and leaves the files alone when --out is not empty, or is a file', async () => {

@@ -146,7 +146,7 @@ describe('server sweep reports name the server package and release', () => {
     const page = renderSweepMarkdown(input);
     // Data in Markdown text is backslash-escaped (issue 20); it reads the same rendered.
     expect(page).toContain('| `v1/warm/wrapped-success-structured-null` | sent as given → rejected \\$ZodError (≤ 1\\.23\\.1) | sent error \\-32602 → rejected \\-32602 (from 1\\.24\\.0) |');
-    expect(page).toContain('npx mcp-sdk-probe sweep --server-v1 1.23.1..1.24.0 --matrix extended');
+    expect(page).toContain('node_modules/.bin/mcp-sdk-probe sweep --server-v1 1.23.1..1.24.0 --matrix extended');
     expect(page).toContain('"by": "server"');
     expect(requestFlags({ v1: '1.11.3 || 1.11.4', v2: null, prerelease: true })).toBe("--v1 '1.11.3 || 1.11.4' --prerelease");
   });

@@ -6,6 +6,7 @@ import type { ClientLine, Matrix, ResultFile, ResultHeader, Scenario } from '../
 import { InputError } from '../core/errors.ts';
 import { exitCodeFor } from '../core/exit-code.ts';
 import { loadClientUnderTest, type ClientModuleRef } from '../clients/load.ts';
+import type { ReleaseIdentity } from '../core/release.ts';
 import { releaseRequests, resolveReleases, type ReleaseRequest } from '../releases/resolve.ts';
 import { caseLine, renderTerminalReport, type CaseLine } from '../render/terminal.ts';
 import { readRecordedResult } from '../io/json-files.ts';
@@ -44,15 +45,20 @@ export interface AuditOptions {
 
 /**
  * The releases --v1/--v2 name, one per line, each checked to load here before any case runs (the pool's
- * threads load them again). The audit's, and a replay's against one release (replay.ts).
+ * threads load them again), with their identities (a reproduction names the build by them). The audit's,
+ * and a replay's against one release (replay.ts).
  */
-export async function clientsUnderTest(requests: readonly ReleaseRequest[], prerelease: boolean, io: CliIo): Promise<Partial<Record<ClientLine, ClientModuleRef>>> {
+export async function clientsUnderTest(
+  requests: readonly ReleaseRequest[],
+  prerelease: boolean,
+  io: CliIo,
+): Promise<Partial<Record<ClientLine, ClientModuleRef & ReleaseIdentity>>> {
   if (requests.length === 0) return {};
   const releases = await resolveReleases(requests, {
     ...releaseContext(io, prerelease, (count) => io.stderr(`installing ${count} client release${count === 1 ? '' : 's'} into the release cache…\n`)),
     onePerLine: true,
   });
-  const clients: Partial<Record<ClientLine, ClientModuleRef>> = {};
+  const clients: Partial<Record<ClientLine, ClientModuleRef & ReleaseIdentity>> = {};
   for (const request of requests) {
     const chosen = releases.filter((r) => r.line === request.line);
     if (chosen.length !== 1) {
@@ -163,7 +169,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
     [...matrices.flatMap((m) => m.scenarios), ...userScenarios].map((s) => s.id),
     `matrix ${names.length === 1 ? names[0] : 'all'}${userScenarios.length > 0 ? ' or --scenarios' : ''}`,
   );
-  // --format repro: exactly one case, reproducible standalone, into a new or empty folder; checked first.
+  // --format repro: the selected cases, each reproducible standalone, into a new or empty folder; checked first.
   const reproDir = format === 'repro' ? checkReproRequest(options.out, [...selected.flat(), ...selectedUser], io) : undefined;
   // Read (and validate) the recorded results before running anything, so bad input changes nothing.
   const recorded = recordedPaths.map((path) => readRecordedResult(path, { replacing: options.update }));
@@ -240,10 +246,12 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
         );
   const result: StreamedResult = { header, records: () => journal.records(all.flatMap((p) => p.ids)) };
   const comparison = combineComparisons(parts.map((p) => p.comparison));
-  const reproCase = [...selected.flat(), ...selectedUser][0];
+  const reproCases = [...selected.flat(), ...selectedUser];
+  // The identities of the releases that ran (a local build is known only by its source and integrity).
+  const releasesRan = Object.values(clients);
   const repro =
-    reproDir !== undefined && reproCase
-      ? reproFiles(reproCase, { ...header, cases: [...journal.records([reproCase.id])] }, options.timeout)
+    reproDir !== undefined
+      ? reproFiles(reproCases, { ...header, cases: [...journal.records(reproCases.map((s) => s.id))] }, options.timeout, releasesRan)
       : undefined;
   if (options.update) {
     for (const part of parts) {
@@ -259,6 +267,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
       format,
       out: reproDir ?? out,
       ...(repro && { reproFiles: repro }),
+      ...(format === 'markdown' && { reproduction: { scenarios: reproCases, releases: releasesRan, timeoutMs: options.timeout } }),
       defaultJsonPath: DEFAULT_OUT,
       recordedPath: parts.length === 1 ? parts[0]!.path : undefined,
       updatedRecorded: options.update,

@@ -94,7 +94,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     )
     .version(HARNESS.version)
     .enablePositionalOptions()
-    .option('--format <format>', 'table (default), json, markdown (evidence for a bug report), junit (for CI) or repro (one case as a standalone folder for a bug report)')
+    .option('--format <format>', 'table (default), json, markdown (evidence for a bug report), junit (for CI) or repro (the selected cases as a standalone folder for a bug report)')
     .option('--json', 'the same as --format json', false)
     .option('--out <file>', `write the output here: the result JSON (table, json; default: ${shown(defaultJsonPathFor(DEFAULT_OUT, io))}), the document (markdown, junit; default stdout) or the repro folder (repro; required, new or empty)`)
     .addOption(
@@ -164,11 +164,11 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     // Defined to be refused with a reason (replay.ts), not as an unknown option: the capture is the server's answer.
     .addOption(new Option('--server-v1 <releases>').argParser(collectSpecs).hideHelp())
     .addOption(new Option('--server-v2 <releases>').argParser(collectSpecs).hideHelp())
-    .option('--format <format>', 'table (default), json, markdown, junit or repro (one case as a standalone folder); over several releases table, json or html, as sweep writes them')
+    .option('--format <format>', 'table (default), json, markdown, junit or repro (the selected cases as a standalone folder); over several releases table, json or html, as sweep writes them')
     .option('--json', 'the same as --format json', false)
     .option('--out <file>', `write the output here: the result JSON (table, json; default: ${shown(defaultJsonPathFor(replayOut, io))}; over several releases the sweep result, default: ${shown(DEFAULT_SWEEP_OUT)}), the document (markdown, junit, html; default stdout) or the repro folder (repro; required, new or empty)`)
     .addOption(
-      new Option('--case <pattern>', 'replay only matching cases (v1/warm/*); --format repro needs exactly one; repeatable')
+      new Option('--case <pattern>', 'replay only matching cases (v1/warm/*); each must be one --format repro can write standalone; repeatable')
         .argParser(collect)
         .default([]),
     )
@@ -196,7 +196,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--out <dir>', `write each finding here as <class>.json (replayable) and <class>.md (default: ${shown(DEFAULT_EXPLORE_OUT)})`)
     .option('--known <file>', 'known findings to compare with (default: results/explore-known.json)')
     .option('--update', 'record this run\'s findings as the known findings (refused when CI is set)', false)
-    .option('--replay <file>', 'run one finding file again instead of exploring; exit 1 while it reproduces')
+    .option('--replay <file>', 'run one finding file again instead of exploring; exit 1 while it reproduces, 0 once it does not, 125 when it could not run')
     .option('--format <format>', 'table (default) or markdown (with --replay: the finding as a bug report)')
     .allowExcessArguments(false)
     .action(() => setAction(async () => (await import('./explore.ts')).runExploreCommand(explore.opts<ExploreOptions>(), io)));

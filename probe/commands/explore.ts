@@ -28,6 +28,7 @@ import { DEFAULT_MAX_STEPS } from '../explore/generate.ts';
 import { describeSequence } from '../explore/model.ts';
 import { checkTraces, violationClass } from '../explore/oracles.ts';
 import { DEFAULT_STEP_LIMIT_MS, runSequence } from '../explore/run.ts';
+import { REPRO_EXIT, REPRO_EXIT_LINE } from '../render/repro.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { DEFAULT_EXPLORE_KNOWN, DEFAULT_EXPLORE_OUT, displayPath, isCi, pathToPaste, resolveFrom, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
 
@@ -109,7 +110,12 @@ export async function runExploreCommand(options: ExploreOptions, io: CliIo): Pro
   return exploreExitCode(comparison, options.update);
 }
 
-/** Runs one finding file's sequence again: exit 1 while the finding reproduces, 0 once it no longer does. */
+/**
+ * Runs one finding file's sequence again, answering by the convention of every "does it still reproduce"
+ * (REPRO_EXIT, issue 21): 1 while the finding reproduces, 0 once it no longer does, 125 when the sequence
+ * could not run at all (a client that does not load, a fixture that does not start), so `git bisect run`
+ * skips that commit instead of calling it good or bad. A bad finding file stays exit 2 (InputError).
+ */
 async function replayFinding(
   path: string,
   clients: readonly SdkLine[],
@@ -120,7 +126,14 @@ async function replayFinding(
   const file = readJsonFile(resolve(io.cwd, path), FindingFileSchema, 'explore finding', path, MAX_WRITTEN_JSON_DEPTH);
   const missing = file.clients.filter((c) => !clients.includes(c));
   if (missing.length > 0) throw new InputError(`${path}: the finding is about ${file.clients.join(', ')}; --clients ${clients.join(',')} leaves out ${missing.join(', ')}`);
-  const traces = await run(file.sequence);
+  let traces: Awaited<ReturnType<typeof run>>;
+  try {
+    traces = await run(file.sequence);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    io.stderr(`could not run: ${terminalLine(String((error as Error)?.message ?? error).split('\n')[0]!)}\n${REPRO_EXIT_LINE}\n`);
+    return REPRO_EXIT.couldNotRun;
+  }
   const violations = checkTraces(traces).filter((v) => violationClass(v) === file.class);
   if (format === 'markdown') {
     io.stdout(renderFindingMarkdown({ finding: file, ...(violations[0] && { violation: violations[0] }), traces, packages: packagesOf(clients), file: path }));
@@ -129,5 +142,5 @@ async function replayFinding(
     io.stdout(`${terminalLine(file.class)}\n  ${terminalLine(describeSequence(file.sequence))}\n`);
     io.stdout(violations.length > 0 ? `  reproduced: ${terminalLine(explainViolation(violations[0]!))}\n` : '  not reproduced: the clients no longer show it\n');
   }
-  return violations.length > 0 ? 1 : 0;
+  return violations.length > 0 ? REPRO_EXIT.reproduced : REPRO_EXIT.notReproduced;
 }

@@ -103,8 +103,10 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
   const reproDir = format === 'repro' ? checkReproRequest(options.out, selected, io) : undefined;
   // As the audit runs `--v1 X`: each named release resolved, installed if need be, and loaded once here.
   const clients = await clientsUnderTest(requests, options.prerelease === true, io);
+  // A reproduction names each release that ran (an alias, or a build by its integrity).
+  const releasesRan = Object.values(clients);
   const result = await runMatrix(matrix, selected, { timeoutMs: options.timeout, pool: { ...(options.jobs !== undefined && { jobs: options.jobs }), clients } });
-  const repro = reproDir !== undefined ? reproFiles(selected[0]!, result, options.timeout) : undefined;
+  const repro = reproDir !== undefined ? reproFiles(selected, result, options.timeout, releasesRan) : undefined;
   emit(
     {
       result,
@@ -112,6 +114,7 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
       format,
       out: reproDir ?? out,
       ...(repro && { reproFiles: repro }),
+      ...(format === 'markdown' && { reproduction: { scenarios: selected, releases: releasesRan, timeoutMs: options.timeout } }),
       defaultJsonPath: DEFAULT_REPLAY_OUT,
       recordedPath: undefined,
       updatedRecorded: false,

@@ -2,7 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { basename, resolve } from 'node:path';
 import type { Comparison } from '../core/compare.ts';
-import type { CaseRecord, ResultFile, ResultHeader } from '../core/domain.ts';
+import type { CaseRecord, ResultFile, ResultHeader, Scenario } from '../core/domain.ts';
+import type { ReleaseIdentity } from '../core/release.ts';
 import { InputError } from '../core/errors.ts';
 import { shellCommand, terminalJson, terminalLine } from '../core/escape.ts';
 import { HARNESS, harnessRepository } from '../core/harness.ts';
@@ -12,7 +13,7 @@ import { serializeResult, serializeResultPieces } from '../io/json-files.ts';
 import { checkOutputPath, writeFileAtomic, WRITTEN_FILE, type Guarded } from '../io/files.ts';
 import { join } from 'node:path';
 import { DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, DEFAULT_SWEEP_BASELINE, displayPath, pathToPaste, PROJECT_ROOT, RESULTS_DIR, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
-import { writeReproFolder } from './repro.ts';
+import { reproInputs, writeReproFolder } from './repro.ts';
 
 export const FORMATS = ['table', 'json', 'markdown', 'junit', 'repro'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -72,6 +73,11 @@ export interface EmitInput {
   readonly table: (writtenPath: string) => string;
   /** --format repro: the reproduction folder's files, written to --out. */
   readonly reproFiles?: Record<string, string>;
+  /**
+   * --format markdown: the cases that ran, the client releases (identities from the release cache) and
+   * the time limit, for the evidence's standalone reproduction block. Absent: the block is left out.
+   */
+  readonly reproduction?: { readonly scenarios: readonly Scenario[]; readonly releases: readonly ReleaseIdentity[]; readonly timeoutMs: number };
 }
 
 /**
@@ -131,6 +137,12 @@ export function checkEmitOutputs(format: Format, out: string | undefined, defaul
   if (planned.document) checkOutputPath(planned.document, outputLabel(planned.document, '--out'), guarded);
 }
 
+/** The repro inputs of every case of `result` the run's scenarios describe (each case once). */
+function evidenceReproduction(result: ResultFile, reproduction: NonNullable<EmitInput['reproduction']>) {
+  const ran = new Set(result.cases.map((c) => c.id));
+  return reproInputs(reproduction.scenarios.filter((s) => ran.has(s.id)), result, reproduction.timeoutMs, reproduction.releases);
+}
+
 /**
  * The result JSON is always written (to --out for table/json, else to the default path). Markdown and
  * JUnit documents go to --out when given, else to stdout; the table and --json go to stdout. A repro
@@ -166,6 +178,7 @@ export function emit(input: EmitInput, io: CliIo): void {
           git: gitContext(),
           harness: { ...HARNESS, ...(harnessRepository() ? { repository: harnessRepository() } : {}) },
           ...(input.recordedPath ? { recordedPath: displayPath(input.recordedPath, io.cwd) } : {}),
+          ...(input.reproduction && { reproduction: evidenceReproduction(result, input.reproduction) }),
         });
   if (input.out) {
     writeFileAtomic(input.out, document, outputLabel(input.out, '--out'));

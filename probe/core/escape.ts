@@ -14,6 +14,7 @@
 // - xmlText / xmlAttribute: well-formed XML 1.0 for any input (§2.2 Char), read back as given, and no
 //   control character in the document itself (printed to a terminal, nothing in it acts).
 // - shellArgument / shellCommand: POSIX sh reads each argument back exactly as given (XCU §2.2.2).
+// - shellHeredoc: POSIX sh writes a file's text exactly as given (XCU §2.7.4, a quoted here-document).
 
 /**
  * Characters that must never act, only be seen: C0 controls, DEL, C1 controls, and the Unicode
@@ -219,4 +220,29 @@ export function shellArgument(argument: string): string {
 /** A command line for POSIX sh: every argument through `shellArgument`. */
 export function shellCommand(argv: readonly string[]): string {
   return argv.map(shellArgument).join(' ');
+}
+
+/** The here-document delimiter shellHeredoc starts from (then `_1`, `_2`, … until no line equals it). */
+const HEREDOC_DELIMITER = 'MCP_SDK_PROBE_EOF';
+
+/**
+ * A command for POSIX sh that writes `text` to the file `path`, byte for byte: `cat > path <<'DELIM'`, a
+ * here-document whose delimiter is quoted, so sh expands nothing inside (XCU §2.7.4: "If any part of word
+ * is quoted ... the here-document lines shall not be expanded"), and chosen so that no line of `text`
+ * equals it (the first such line would end the document). A here-document always ends with a line feed,
+ * so `text` must too. Text with a character that acts on a terminal (C0 but tab and line feed, DEL, C1,
+ * bidi controls) is refused: pasted, the block is shown first, and only printable text may be (the
+ * callers' texts are free of them: repro files go through terminalJson).
+ */
+export function shellHeredoc(path: string, text: string): string {
+  if (!text.endsWith('\n')) throw new TypeError(`shellHeredoc: ${path} must end with a line feed`);
+  for (const character of text) {
+    if (character !== '\n' && character !== '\t' && INVISIBLE_CHARACTER.test(character)) {
+      throw new TypeError(`shellHeredoc: ${path} holds the control character U+${character.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+    }
+  }
+  const lines = new Set(text.split('\n'));
+  let delimiter = HEREDOC_DELIMITER;
+  for (let n = 1; lines.has(delimiter); n++) delimiter = `${HEREDOC_DELIMITER}_${n}`;
+  return `cat > ${shellArgument(path)} <<'${delimiter}'\n${text}${delimiter}`;
 }

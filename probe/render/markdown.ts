@@ -7,7 +7,9 @@
 import { basename, isAbsolute } from 'node:path';
 import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, Finding, ResultFile } from '../core/domain.ts';
-import { htmlLine, markdownCellCode, markdownCode, markdownFence, markdownText, shellCommand } from '../core/escape.ts';
+import { InputError } from '../core/errors.ts';
+import { htmlLine, markdownCellCode, markdownCode, markdownFence, markdownText, shellArgument, shellCommand, shellHeredoc } from '../core/escape.ts';
+import { buildsOf, renderReproFolder, REPRO_EXIT, REPRO_EXIT_LINE, REPRO_SEVERAL_LINE, reproBuildLines, reproUnsupported, type ReproBuild, type ReproInput } from './repro.ts';
 import { splitClientPackage } from '../core/release.ts';
 import { FIXTURE_PACKAGES } from '../core/fixture.ts';
 import {
@@ -32,7 +34,20 @@ export interface EvidenceContext {
   /** The harness's published name and version, and its repository URL when package.json names one. */
   readonly harness: { readonly name: string; readonly version: string; readonly repository?: string };
   readonly recordedPath?: string;
+  /**
+   * What a standalone reproduction of each case needs (its scenario, record, packages, and the release
+   * identities that ran): the Reproduce section writes one in a shell block. Absent: only the harness.
+   */
+  readonly reproduction?: readonly ReproInput[];
 }
+
+/**
+ * The bound of the Reproduce block: at most this many cases, and no more text than this in the files
+ * it writes (one case's files are about 8 KiB), so an evidence document of a whole matrix stays readable;
+ * failed and changed cases go first, and every case left out is named with the command that makes it.
+ */
+export const REPRO_BLOCK_CASES = 3;
+export const REPRO_BLOCK_BYTES = 48 * 1024;
 
 const MARK = { pass: '✅', fail: '❌', unjudged: '➖' } as const satisfies Record<CaseRecord['verdict'], string>;
 
@@ -183,7 +198,75 @@ function environmentSection(result: ResultFile, context: EvidenceContext): strin
   return [...lines, ''];
 }
 
-function reproduceSection(result: ResultFile, context: EvidenceContext): string[] {
+/**
+ * The shell block that writes `files` into the current folder, installs them and runs repro.mjs: a quoted
+ * here-document per file (shellHeredoc), then npm install (scripts off); a local build not yet where the
+ * folder expects it, or an install that fails, is "could not run", 125, set as the block's status without
+ * `exit`, which would close the shell it is pasted into.
+ */
+export function reproBlock(files: Record<string, string>, builds: readonly ReproBuild[] = []): string {
+  const folders = [...new Set(Object.keys(files).filter((name) => name.includes('/')).map((name) => name.slice(0, name.lastIndexOf('/'))))];
+  const couldNotRun = (why: string) => `echo ${shellArgument(`could not run: ${why}`)} >&2; (exit ${REPRO_EXIT.couldNotRun})`;
+  const missing = builds.map((build) => `[ ! -${build.source === 'tarball' ? 'f' : 'd'} ${shellArgument(build.path)} ]`);
+  return [
+    ...(folders.length > 0 ? [shellCommand(['mkdir', '-p', ...folders])] : []),
+    ...Object.entries(files).map(([name, text]) => shellHeredoc(name, text)),
+    ...(missing.length > 0
+      ? [`if ${missing.join(' || ')}; then ${couldNotRun(`put the build${builds.length > 1 ? 's' : ''} at ${builds.map((build) => build.path).join(', ')} first (see above)`)}`, 'elif']
+      : ['if']),
+  ]
+    .join('\n')
+    .concat(` npm install --ignore-scripts --no-audit --no-fund; then node repro.mjs; else ${couldNotRun('npm install failed')}; fi`);
+}
+
+const fileBytes = (files: Record<string, string>): number => Object.values(files).reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+
+interface BlockPlan {
+  readonly files?: Record<string, string>;
+  readonly inputs: readonly ReproInput[];
+  readonly included: readonly string[];
+  readonly leftOut: readonly string[];
+  readonly unsupported: readonly { readonly id: string; readonly reason: string }[];
+}
+
+/** Which cases the block reproduces: failed, then changed, then the rest, within the bound. */
+function planBlock(inputs: readonly ReproInput[], comparison: Comparison | undefined): BlockPlan {
+  const changed = new Set(comparison?.entries.filter((entry) => entry.kind === 'changed').map((entry) => entry.id) ?? []);
+  const rank = (input: ReproInput) => (input.record.verdict === 'fail' ? 0 : changed.has(input.record.id) ? 1 : 2);
+  const ordered = inputs.map((input, index) => ({ input, index })).sort((a, b) => rank(a.input) - rank(b.input) || a.index - b.index).map(({ input }) => input);
+  const unsupported: { id: string; reason: string }[] = [];
+  const chosen: ReproInput[] = [];
+  const leftOut: string[] = [];
+  let files: Record<string, string> | undefined;
+  for (const input of ordered) {
+    const reason = reproUnsupported(input.scenario);
+    if (reason) {
+      unsupported.push({ id: input.scenario.id, reason });
+      continue;
+    }
+    if (chosen.length >= REPRO_BLOCK_CASES) {
+      leftOut.push(input.scenario.id);
+      continue;
+    }
+    try {
+      const candidate = renderReproFolder([...chosen, input]);
+      if (chosen.length > 0 && fileBytes(candidate) > REPRO_BLOCK_BYTES) {
+        leftOut.push(input.scenario.id);
+        continue;
+      }
+      chosen.push(input);
+      files = candidate;
+    } catch (error) {
+      // A release no package.json can name (say, a local build whose identity the run lost), or two
+      // releases of one package the chosen cases cannot share: said, and the case is left to the harness.
+      if (!(error instanceof InputError)) throw error;
+      unsupported.push({ id: input.scenario.id, reason: error.message.replace(/^--format repro: /, '') });
+    }
+  }
+  return { ...(files && { files }), inputs: chosen, included: chosen.map((input) => input.scenario.id), leftOut, unsupported };
+}
+
+function reproduceSection(result: ResultFile, comparison: Comparison | undefined, context: EvidenceContext): string[] {
   let args = context.argv.filter((a, i, all) => !['--format', '--out'].includes(a) && !['--format', '--out'].includes(all[i - 1] ?? ''));
   const replayed = result.matrix.name === 'replay' && args[0] === 'replay' ? result.cases[0] : undefined;
   // A replay's capture is the user's own file: the document carries it, so the command names a copy.
@@ -193,29 +276,49 @@ function reproduceSection(result: ResultFile, context: EvidenceContext): string[
   const capture = replayed
     ? ['Save the replayed tool and result as `capture.json`:', '', markdownFence('json', json({ tool: replayed.tool, result: replayed.result, ...(replayed.arguments !== undefined && { arguments: replayed.arguments }) })), '', 'then:', '']
     : [];
-  // Every argument quoted for sh: pasted, the command runs with exactly these arguments (an unquoted
-  // `--scenarios 'scen>pwned'` was a redirect).
-  const rerun = [...args, '--format', 'markdown'];
-  // A stranger reproduces with the published package at this version; a clone of the repository (when
-  // package.json names one) at the recorded commit is the other way. Never a path of this machine.
-  const command = shellCommand(['npx', '--yes', `${context.harness.name}@${context.harness.version}`, ...rerun]);
-  const clone = context.harness.repository
+  // The harness is not on the npm registry, and `npx --yes <name>` of a name anyone could register would
+  // run a stranger's code (issue 21): the reader gets it from the reporter, by name, version and commit.
+  const { harness } = context;
+  const bin = shellCommand(['node_modules/.bin/mcp-sdk-probe']);
+  const withoutCase = args.filter((a, i, all) => a !== '--case' && all[i - 1] !== '--case');
+  const harnessCommand = (argv: readonly string[]) => `${bin} ${shellCommand(argv)}`.trimEnd();
+  const identity = `${markdownCode(`${harness.name}@${harness.version}`)}${context.git ? `, commit ${markdownCode(context.git.commit)}${context.git.dirty ? ' with uncommitted changes' : ''}` : ''}`;
+  const obtain = [
+    `The harness is ${identity}. It is not on the npm registry: ask the reporter for its package tarball (${markdownCode('npm pack')} in its checkout) or its source${harness.repository ? ` (${markdownText(harness.repository)})` : ''}, and never install a package of that name from the registry. With the tarball installed in an empty folder (${markdownCode(`npm install --ignore-scripts ./${harness.name}-${harness.version}.tgz`)}; in its checkout, ${markdownCode('npm ci --ignore-scripts')} and ${markdownCode('npm run probe --')} instead):`,
+    '',
+  ];
+  const rerun = ['### With the harness', '', ...obtain, ...capture, markdownFence('sh', harnessCommand([...args, '--format', 'markdown'])), ''];
+  if (!context.reproduction) return ['## Reproduce', '', ...rerun];
+  const plan = planBlock(context.reproduction, comparison);
+  const list = (ids: readonly string[]) => ids.map((id) => markdownCode(id)).join(', ');
+  const standalone = plan.files
     ? [
+        `Paste this into an empty folder on a machine with only Node.js and npm: it writes a standalone reproduction of ${plan.included.length === 1 ? 'case' : `${plan.included.length} cases:`} ${list(plan.included)} (exact pins${Object.values(JSON.parse(plan.files['package.json']!).dependencies as Record<string, string>).some((spec) => spec.startsWith('npm:')) ? ', npm aliases where two releases of one package meet' : ''}), installs it with scripts off, runs it and prints ${markdownCode('reproduced: …')} or ${markdownCode('not reproduced: …')} with what the client did. Nothing of the harness is needed.`,
         '',
-        'or from the source:',
+        REPRO_EXIT_LINE,
+        ...(plan.included.length > 1 ? ['', REPRO_SEVERAL_LINE] : []),
         '',
-        markdownFence(
-          'sh',
-          [
-            `${shellCommand(['git', 'clone', context.harness.repository, context.harness.name])} && ${shellCommand(['cd', context.harness.name])}`,
-            ...(context.git ? [shellCommand(['git', 'checkout', context.git.commit])] : []),
-            'npm ci --ignore-scripts',
-            shellCommand(['npx', context.harness.name, ...rerun]),
-          ].join('\n'),
-        ),
+        ...reproBuildLines(plan.inputs),
+        markdownFence('sh', reproBlock(plan.files, buildsOf(plan.inputs))),
+        '',
       ]
-    : [];
-  return ['## Reproduce', '', ...capture, markdownFence('sh', command), ...clone, ''];
+    : ['No case of this run can be reproduced without the harness.', ''];
+  const leftOut =
+    plan.leftOut.length > 0
+      ? [
+          `Left out of the block (it holds at most ${REPRO_BLOCK_CASES} cases, ${REPRO_BLOCK_BYTES / 1024} KiB; failed and changed cases first): ${list(plan.leftOut)}. With the harness (below), the standalone folder of one of them:`,
+          '',
+          markdownFence('sh', harnessCommand([...withoutCase, '--case', plan.leftOut[0]!, '--format', 'repro', '--out', 'repro'])),
+          '',
+          'and the same with each other case id after `--case`.',
+          '',
+        ]
+      : [];
+  const unsupported =
+    plan.unsupported.length > 0
+      ? ['Not reproducible without the harness:', '', ...plan.unsupported.map(({ id, reason }) => `- ${markdownCode(id)}: ${markdownText(reason)}`), '']
+      : [];
+  return ['## Reproduce', '', ...standalone, ...leftOut, ...unsupported, ...rerun];
 }
 
 export function renderMarkdown(result: ResultFile, comparison: Comparison | undefined, context: EvidenceContext): string {
@@ -241,7 +344,7 @@ export function renderMarkdown(result: ResultFile, comparison: Comparison | unde
     ...result.cases.flatMap(caseDetails),
     ...comparisonSection(comparison, context.recordedPath),
     ...environmentSection(result, context),
-    ...reproduceSection(result, context),
+    ...reproduceSection(result, comparison, context),
     `<sub>Generated by ${markdownCode(result.environment.harness)}.</sub>`,
   ];
   return `${lines.join('\n')}\n`;

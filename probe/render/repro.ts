@@ -1,17 +1,32 @@
-// A standalone reproduction of one case: a folder (package.json, repro.mjs, README.md) a maintainer runs
-// with nothing of this project. The script starts the same server behaviour, makes the same client calls,
-// prints the observation as one JSON line and exits 0 when it is what the probe recorded, 1 otherwise.
+// A standalone reproduction of one case, or of several: a folder (package.json, repro.mjs, README.md; for
+// several cases one script per case under cases/) a maintainer runs with nothing of this project. Each case
+// script starts the same server behaviour, makes the same client calls, prints the observation as one JSON
+// line and exits by the project's one convention for "does it still reproduce" (issue 21, REPRO_EXIT).
 // Pure: text in, text out (the command writes the files). Same case, same bytes: no paths, no times.
 import type { CaseRecord, JsonValue, Observation, Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
-import { markdownCode, markdownText, terminalJson } from '../core/escape.ts';
-import { splitClientPackage } from '../core/release.ts';
+import { markdownCode, markdownText, terminalJson, terminalLine } from '../core/escape.ts';
+import { splitClientPackage, type ReleaseIdentity } from '../core/release.ts';
 
 const SDK = '@modelcontextprotocol/sdk';
 const CLIENT = '@modelcontextprotocol/client';
 const SERVER = '@modelcontextprotocol/server';
 /** The cursor of the second tools/list page, as the paginated fixture serves it (fixtures/low-level.ts). */
 const SECOND_PAGE = 'page-2';
+
+/**
+ * Exit codes of every "does it still reproduce" answer (repro.mjs, the evidence's Reproduce block,
+ * `explore --replay`), chosen so `git bisect run` needs no wrapper: 1 = the recorded behaviour is present
+ * (bisect "bad"), 0 = it is not ("good"), 125 = could not run (a package does not install or import, the
+ * server cannot start: bisect "skip"). `--until-fixed` swaps 0 and 1, to bisect where a behaviour went away.
+ */
+export const REPRO_EXIT = { reproduced: 1, notReproduced: 0, couldNotRun: 125 } as const;
+/** The convention in one line, as each artefact states it. */
+export const REPRO_EXIT_LINE =
+  'Exit 1 = the recorded behaviour reproduces (git bisect: bad), 0 = it does not (good), 125 = could not run (skip); --until-fixed swaps 0 and 1.';
+/** How several cases answer together: the rule `git bisect run` reads (see renderReproFolder). */
+export const REPRO_SEVERAL_LINE =
+  'Several cases: 125 when any could not run, else 1 when at least one reproduces (all, or some: the summary says which), 0 when none does; with --until-fixed, 1 only once none reproduces.';
 
 export interface ReproInput {
   readonly scenario: Scenario;
@@ -21,6 +36,13 @@ export interface ReproInput {
   readonly packages: Readonly<Record<string, string>>;
   /** The probe's time limit for the case, in milliseconds. */
   readonly timeoutMs: number;
+  /**
+   * The client release the case ran, when it is not the pinned install: its identity from the release
+   * cache (a local build is known only by it: source, version, integrity).
+   */
+  readonly clientRelease?: ReleaseIdentity;
+  /** The server package release the fixture came from, for a server-side case (`--server-v1`/`--server-v2`). */
+  readonly serverRelease?: ReleaseIdentity;
 }
 
 /**
@@ -79,28 +101,119 @@ function pinned(packages: ReproInput['packages'], name: string): string {
   return version;
 }
 
-/** The packages the script imports, each at the version that ran. */
-function dependenciesOf(input: ReproInput): Record<string, string> {
-  const { scenario, record, packages } = input;
+/** A local build (tarball or folder) a repro installs from a path the maintainer fills in. */
+export interface ReproBuild {
+  /** Where package.json expects it, relative to the folder: `build/<key>.tgz` or the folder `build/<key>`. */
+  readonly path: string;
+  readonly packageName: string;
+  readonly version: string;
+  readonly label: string;
+  readonly source: 'tarball' | 'folder';
+  /** npm's SRI hash of the tarball the probe ran; null for a folder (it has none). */
+  readonly integrity: string | null;
+  /** Which side ran it. */
+  readonly role: 'client' | 'server';
+}
+
+/** Module roots the script imports from: a package name, or the npm alias that holds another release of it. */
+interface Roots {
+  readonly sdkServer: string;
+  readonly sdkClient: string;
+  readonly client: string;
+  readonly server: string;
+}
+
+export interface DependencyPlan {
+  readonly dependencies: Record<string, string>;
+  readonly roots: Roots;
+  readonly builds: readonly ReproBuild[];
+}
+
+interface Use {
+  readonly role: 'client' | 'server';
+  readonly packageName: string;
+  /** What package.json names for it, before aliasing: an exact version, or a local build. */
+  readonly version: string;
+  readonly build?: Omit<ReproBuild, 'path' | 'role'>;
+  /** The release under test: the one that takes an alias when two releases of one package meet. */
+  readonly underTest: boolean;
+}
+
+/** The alias key of the release under test, where it meets another release of its package (and a build's file name). */
+const ALIAS = { client: { [SDK]: 'sdk-client', [CLIENT]: 'client' }, server: { [SDK]: 'sdk-server', [SERVER]: 'server' } } as const;
+
+function releaseUse(role: 'client' | 'server', packageName: string, release: ReleaseIdentity, what: string): Use {
+  if (release.packageName !== packageName) throw new Error(`repro: ${what} is ${release.packageName}, not ${packageName}`);
+  if (release.source === 'tarball' || release.source === 'folder') {
+    const { version, label, source, integrity } = release;
+    return { role, packageName, version: label, build: { packageName, version, label, source, integrity }, underTest: true };
+  }
+  if (!EXACT_VERSION.test(release.version)) throw new InputError(`--format repro: ${what} ${packageName}@${release.version} is not an exact version a package.json can pin`);
+  return { role, packageName, version: release.version, underTest: release.source !== 'pinned' };
+}
+
+/**
+ * The packages the script imports, each at the release that ran. Two releases of one package (the v1
+ * client under test beside the fixture's SDK, or a server release under test beside the v1 client) meet
+ * through an npm alias (`"sdk-client": "npm:@modelcontextprotocol/sdk@1.31.0"`): the release under test
+ * takes the alias, the other keeps the package's name. A local build is a `file:` dependency on a path in
+ * the folder that the maintainer puts their build at (README.md says which build the probe ran).
+ */
+export function dependencyPlan(input: ReproInput): DependencyPlan {
+  const { scenario, record, packages, clientRelease, serverRelease } = input;
   const { server } = scenario;
   const client = splitClientPackage(record.clientPackage);
-  if (!EXACT_VERSION.test(client.label)) {
-    throw new InputError(`--format repro: the case ran ${record.clientPackage}, which is not a registry version a package.json can pin`);
+  const clientPackage = scenario.client === 'v1' ? SDK : CLIENT;
+  if (client.packageName !== clientPackage) throw new Error(`repro: case ${record.id} ran ${record.clientPackage}, not a ${scenario.client} client`);
+  const uses: Use[] = [];
+  if (clientRelease) {
+    if (clientRelease.label !== client.label) throw new Error(`repro: case ${record.id} ran ${record.clientPackage}, not the release ${clientRelease.label}`);
+    uses.push(releaseUse('client', clientPackage, clientRelease, 'the client'));
+  } else {
+    if (!EXACT_VERSION.test(client.label)) {
+      throw new InputError(`--format repro: the case ran ${record.clientPackage}, a local build whose source and integrity this run does not know`);
+    }
+    uses.push({ role: 'client', packageName: clientPackage, version: client.label, underTest: client.label !== packages[clientPackage] });
   }
-  const deps: Record<string, string> = {};
-  const usesSdk = scenario.client === 'v1' || server.kind !== 'v2-handler';
-  if (usesSdk) deps[SDK] = pinned(packages, SDK);
-  if (scenario.client === 'v1' && deps[SDK] !== client.label) {
-    throw new InputError(
-      `--format repro: the case ran the v1 client ${record.clientPackage} against the fixture server of ${SDK}@${deps[SDK]}; one package.json cannot hold both releases`,
-    );
+  const serverUse = (packageName: string): Use =>
+    serverRelease && serverRelease.packageName === packageName
+      ? releaseUse('server', packageName, serverRelease, 'the server release')
+      : { role: 'server', packageName, version: pinned(packages, packageName), underTest: false };
+  // Every fixture but createMcpHandler is (or runs over) the v1 SDK: its Server, McpServer, transports.
+  if (server.kind !== 'v2-handler') uses.push(serverUse(SDK));
+  if (server.kind === 'v2-handler' || (server.kind === 'helper' && server.helper === 'v2-mcp-server')) uses.push(serverUse(SERVER));
+  if (serverRelease && !uses.some((use) => use.role === 'server' && use.packageName === serverRelease.packageName)) {
+    throw new Error(`repro: case ${record.id} runs no fixture of ${serverRelease.packageName}`);
   }
-  if (scenario.client === 'v2') deps[CLIENT] = client.label;
-  if (server.kind === 'v2-handler' || (server.kind === 'helper' && server.helper === 'v2-mcp-server')) deps[SERVER] = pinned(packages, SERVER);
+  const dependencies: Record<string, string> = {};
+  const builds: ReproBuild[] = [];
+  const keyOf = new Map<Use, string>();
+  for (const use of uses) {
+    const same = uses.filter((other) => other.packageName === use.packageName);
+    const meets = same.some((other) => other.version !== use.version);
+    const alias = ALIAS[use.role][use.packageName as keyof (typeof ALIAS)[typeof use.role]] as string;
+    const key = meets && use.underTest ? alias : use.packageName;
+    keyOf.set(use, key);
+    if (use.build) {
+      const path = `build/${alias}${use.build.source === 'tarball' ? '.tgz' : ''}`;
+      builds.push({ ...use.build, path, role: use.role });
+      dependencies[key] = `file:./${path}`;
+    } else dependencies[key] = key === use.packageName ? use.version : `npm:${use.packageName}@${use.version}`;
+  }
   // The v1 SDK takes zod as a (required) peer dependency (and the helper scripts import it themselves).
-  if (usesSdk) deps.zod = pinned(packages, 'zod');
-  return Object.fromEntries(Object.entries(deps).sort(([a], [b]) => a.localeCompare(b)));
+  if (uses.some((use) => use.packageName === SDK)) dependencies.zod = pinned(packages, 'zod');
+  const rootOf = (role: 'client' | 'server', packageName: string) => {
+    const use = uses.find((u) => u.role === role && u.packageName === packageName);
+    return use ? keyOf.get(use)! : packageName;
+  };
+  return {
+    dependencies: sortedObject(dependencies),
+    roots: { sdkServer: rootOf('server', SDK), sdkClient: rootOf('client', SDK), client: rootOf('client', CLIENT), server: rootOf('server', SERVER) },
+    builds,
+  };
 }
+
+const sortedObject = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 
 // Literals of repro.mjs, and its package.json. JSON.stringify leaves DEL, C1, bidi controls and U+2028/2029
 // raw: shown by `cat`, they act on a terminal, and in a `//` comment U+2028 ends the line, so the rest of
@@ -129,6 +242,7 @@ function zodSource(schema: Record<string, JsonValue> | undefined): string | unde
 }
 
 interface Parts {
+  readonly roots: Roots;
   imports: string[];
   constants: string[];
   /** Code that starts the server and defines `connectTransport()`, returning the client's transport. */
@@ -172,8 +286,8 @@ function lowLevelHandler(scenario: Scenario): string[] {
 function lowLevelServer(scenario: Scenario, parts: Parts): string[] {
   const { server } = scenario;
   const respond = server.kind === 'respond' ? server : undefined;
-  parts.imports.push(`import { Server } from '${SDK}/server/index.js';`);
-  parts.imports.push(`import { CallToolRequestSchema, ListToolsRequestSchema } from '${SDK}/types.js';`);
+  parts.imports.push(`import { Server } from '${parts.roots.sdkServer}/server/index.js';`);
+  parts.imports.push(`import { CallToolRequestSchema, ListToolsRequestSchema } from '${parts.roots.sdkServer}/types.js';`);
   if (server.kind === 'respond' || server.kind === 'wrong-id') parts.constants.push('// The CallToolResult the server answers tools/call with, unchanged.', `const RESULT = ${json(server.result)};`);
   if (respond?.paginate) {
     parts.constants.push(
@@ -182,7 +296,7 @@ function lowLevelServer(scenario: Scenario, parts: Parts): string[] {
     );
   }
   if (respond?.changeTo) parts.constants.push('// The definition the server switches to after discovery (then it sends notifications/tools/list_changed).', `const CHANGED_TOOL = ${json(respond.changeTo)};`);
-  if (respond?.registration === 'raw') parts.imports.push(`import { Protocol } from '${SDK}/shared/protocol.js';`);
+  if (respond?.registration === 'raw') parts.imports.push(`import { Protocol } from '${parts.roots.sdkServer}/shared/protocol.js';`);
   const lines = [
     '/** The v1 low-level Server listing TOOL and answering tools/call. */',
     'async function startServer(serverTransport) {',
@@ -225,7 +339,7 @@ function lowLevelServer(scenario: Scenario, parts: Parts): string[] {
 function helperServer(scenario: Scenario, parts: Parts): string[] {
   const server = scenario.server as Extract<Scenario['server'], { kind: 'helper' }>;
   const v1 = server.helper === 'v1-mcp-server';
-  parts.imports.push(v1 ? `import { McpServer } from '${SDK}/server/mcp.js';` : `import { McpServer } from '${SERVER}';`, "import { z } from 'zod';");
+  parts.imports.push(v1 ? `import { McpServer } from '${parts.roots.sdkServer}/server/mcp.js';` : `import { McpServer } from '${parts.roots.server}';`, "import { z } from 'zod';");
   if (server.result !== 'throw') parts.constants.push('// What the tool handler returns.', `const RESULT = ${json(server.result)};`);
   const config = [
     ...(typeof scenario.tool.description === 'string' ? ['    description: TOOL.description,'] : []),
@@ -257,7 +371,7 @@ function transportSection(scenario: Scenario, parts: Parts): string[] {
   const v2 = scenario.client === 'v2';
   if (scenario.server.kind === 'v2-handler') {
     const server = scenario.server;
-    parts.imports.push(`import { Server, createMcpHandler } from '${SERVER}';`);
+    parts.imports.push(`import { Server, createMcpHandler } from '${parts.roots.server}';`);
     parts.constants.push('// The CallToolResult the server answers tools/call with.', `const RESULT = ${json(server.result)};`);
     return [
       "// The v2 server package's createMcpHandler serving a v2 low-level Server, which decides the protocol era",
@@ -272,7 +386,7 @@ function transportSection(scenario: Scenario, parts: Parts): string[] {
     ];
   }
   if (transport === 'in-memory') {
-    parts.imports.push(`import { InMemoryTransport } from '${SDK}/inMemory.js';`);
+    parts.imports.push(`import { InMemoryTransport } from '${parts.roots.sdkServer}/inMemory.js';`);
     return [
       ...(v2 ? ["// In memory: the v1 SDK's linked pair (the v2 client drives it as its own transport; same contract)."] : ['// In memory: a linked pair of transports.']),
       'const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();',
@@ -281,8 +395,8 @@ function transportSection(scenario: Scenario, parts: Parts): string[] {
     ];
   }
   if (transport === 'http') {
-    parts.imports.push("import { randomUUID } from 'node:crypto';", "import { createServer } from 'node:http';", `import { StreamableHTTPServerTransport } from '${SDK}/server/streamableHttp.js';`);
-    parts.imports.push(v2 ? `import { StreamableHTTPClientTransport } from '${CLIENT}';` : `import { StreamableHTTPClientTransport } from '${SDK}/client/streamableHttp.js';`);
+    parts.imports.push("import { randomUUID } from 'node:crypto';", "import { createServer } from 'node:http';", `import { StreamableHTTPServerTransport } from '${parts.roots.sdkServer}/server/streamableHttp.js';`);
+    parts.imports.push(v2 ? `import { StreamableHTTPClientTransport } from '${parts.roots.client}';` : `import { StreamableHTTPClientTransport } from '${parts.roots.sdkClient}/client/streamableHttp.js';`);
     return [
       '// Streamable HTTP on a loopback port the OS picks (JSON responses, with sessions).',
       'const serverTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), enableJsonResponse: true });',
@@ -297,8 +411,8 @@ function transportSection(scenario: Scenario, parts: Parts): string[] {
     ];
   }
   // stdio: this same file, started with the argument "server", is the server process.
-  parts.imports.push("import { fileURLToPath } from 'node:url';", `import { StdioServerTransport } from '${SDK}/server/stdio.js';`);
-  parts.imports.push(v2 ? `import { StdioClientTransport } from '${CLIENT}/stdio';` : `import { StdioClientTransport } from '${SDK}/client/stdio.js';`);
+  parts.imports.push("import { fileURLToPath } from 'node:url';", `import { StdioServerTransport } from '${parts.roots.sdkServer}/server/stdio.js';`);
+  parts.imports.push(v2 ? `import { StdioClientTransport } from '${parts.roots.client}/stdio';` : `import { StdioClientTransport } from '${parts.roots.sdkClient}/client/stdio.js';`);
   return [
     "// stdio: this same file, started with the argument 'server', is the server process.",
     "if (process.argv[2] === 'server') {",
@@ -361,11 +475,11 @@ function callExpression(scenario: Scenario): string[] {
 
 function clientConnect(scenario: Scenario, parts: Parts): string[] {
   if (scenario.client === 'v1') {
-    parts.imports.push(`import { Client } from '${SDK}/client/index.js';`);
+    parts.imports.push(`import { Client } from '${parts.roots.sdkClient}/client/index.js';`);
     return ["    client = new Client({ name: 'repro-client', version: '1.0.0' });", '    await client.connect(await connectTransport());'];
   }
   const modern = scenario.server.kind === 'v2-handler' && scenario.server.era === 'modern';
-  parts.imports.push(scenario.server.kind === 'v2-handler' ? `import { Client, StreamableHTTPClientTransport } from '${CLIENT}';` : `import { Client } from '${CLIENT}';`);
+  parts.imports.push(scenario.server.kind === 'v2-handler' ? `import { Client, StreamableHTTPClientTransport } from '${parts.roots.client}';` : `import { Client } from '${parts.roots.client}';`);
   if (modern) {
     return [
       '    // Let the client discover the server and negotiate the newest protocol era (2026-07-28).',
@@ -397,9 +511,134 @@ function describeSetup(scenario: Scenario, record: CaseRecord): string {
 /** The repro's limit for a call the probe saw settle (returned, rejected, crashed). */
 const SETTLED_LIMIT_MS = 10_000;
 
-function script(input: ReproInput): string {
+/**
+ * The generic part of a case script: exit by REPRO_EXIT, import packages as "could not run" when they fail,
+ * time limits, what a result or an error is, the comparison with the recorded observation, the answer.
+ * Inline in a one-case repro.mjs; in a folder of several, lib.mjs holds it once (REPRO_LIB).
+ */
+const TOP_HELPERS: readonly string[] = [
+  "const UNTIL_FIXED = process.argv.includes('--until-fixed');",
+  '/** Says why this run could not observe anything, and exits 125 (git bisect: skip). */',
+  'function couldNotRun(why) {',
+  '  process.stderr.write(`could not run: ${shown(why)}\\n`);',
+  `  process.exit(${REPRO_EXIT.couldNotRun});`,
+  '}',
+  '// An error nothing here catches would end Node with exit 1, which reads as "reproduced": it could not run.',
+  "process.on('uncaughtException', (error) => couldNotRun(`unexpected error: ${String(error?.message ?? error).split('\\n')[0]}`));",
+  "process.on('unhandledRejection', (error) => couldNotRun(`unexpected rejection: ${String(error?.message ?? error).split('\\n')[0]}`));",
+  '/** A module of a package, with the named exports it must have; could not run when it has not. */',
+  'async function load(specifier, names) {',
+  '  let module;',
+  '  try {',
+  '    module = await import(specifier);',
+  '  } catch (error) {',
+  "    couldNotRun(`cannot import ${specifier} (${String(error?.message ?? error).split('\\n')[0]})`);",
+  '  }',
+  '  const missing = names.filter((name) => module[name] === undefined);',
+  "  if (missing.length > 0) couldNotRun(`${specifier} has no export ${missing.join(', ')}`);",
+  '  return module;',
+  '}',
+  '/** Setup that must work for anything to be observed (starting the server): could not run when it throws. */',
+  'async function setup(what, start) {',
+  '  try {',
+  '    return await start();',
+  '  } catch (error) {',
+  "    couldNotRun(`${what}: ${String(error?.message ?? error).split('\\n')[0]}`);",
+  '  }',
+  '}',
+  '/** Text from the client or server as one line with no control or bidi character live on a terminal. */',
+  'function shown(text) {',
+  "  return String(text).replace(/[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]/g, (c) => `\\\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);",
+  '}',
+];
+const BOTTOM_HELPERS: readonly string[] = [
+  "const TIMED_OUT = Symbol('timed out');",
+  '/** `promise`, or TIMED_OUT when it is still pending after `ms`. */',
+  'function within(promise, ms) {',
+  '  let timer;',
+  '  const limit = new Promise((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));',
+  '  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));',
+  '}',
+  '',
+  '/** The fields of a CallToolResult this reproduction is about. */',
+  'function returned(result) {',
+  "  const observed = { outcome: 'returned' };",
+  "  if (typeof result?.isError === 'boolean') observed.isError = result.isError;",
+  '  if (result?.structuredContent !== undefined) observed.structuredContent = JSON.parse(JSON.stringify(result.structuredContent));',
+  '  return observed;',
+  '}',
+  '',
+  '/** v1 McpError, v2 ProtocolError (numeric code) or SdkError (string code), or any other Error. */',
+  'function describeError(error) {',
+  '  if (!(error instanceof Error)) return { name: typeof error, code: null, message: String(error) };',
+  "  const name = error.name && error.name !== 'Error' ? error.name : error.constructor.name || 'Error';",
+  "  const code = typeof error.code === 'number' || typeof error.code === 'string' ? error.code : null;",
+  '  return { name, code, message: error.message };',
+  '}',
+  '',
+  'function reproduces(observed, expected) {',
+  '  if (observed.outcome !== expected.outcome) return false;',
+  "  if (observed.outcome === 'returned') {",
+  '    return observed.isError === expected.isError && isDeepStrictEqual(observed.structuredContent, expected.structuredContent);',
+  '  }',
+  "  if (observed.outcome === 'rejected' || observed.outcome === 'crashed') {",
+  '    return observed.stage === expected.stage && observed.error.name === expected.error.name && observed.error.code === expected.error.code;',
+  '  }',
+  '  return true;',
+  '}',
+  '',
+  '/** Closes the client, says reproduced or not reproduced, prints the observation, and exits by the rule above. */',
+  'async function answer(observed, expected, state) {',
+  '  const ok = reproduces(observed, expected);',
+  '  // Close the client (for stdio: stops the server process), but do not wait on a hung connection.',
+  '  await Promise.race([Promise.resolve(state.client?.close()).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000))]);',
+  '  process.stderr.write(',
+  '    ok',
+  '      ? `reproduced: the client ${shown(JSON.stringify(observed))}, as the probe recorded\\n`',
+  '      : `not reproduced: the client ${shown(JSON.stringify(observed))}; the probe recorded ${shown(JSON.stringify(expected))}\\n`,',
+  '  );',
+  `  const code = ok !== UNTIL_FIXED ? ${REPRO_EXIT.reproduced} : ${REPRO_EXIT.notReproduced};`,
+  '  process.stdout.write(`${JSON.stringify(observed)}\\n`, () => process.exit(code));',
+  '}',
+];
+const SHARED_IMPORT = "import { answer, describeError, load, returned, setup, TIMED_OUT, within } from '../lib.mjs';";
+
+/** lib.mjs of a folder of several cases: the helpers, exported (the process handlers install on import). */
+function sharedLib(): string {
+  const exported = [...TOP_HELPERS, '', ...BOTTOM_HELPERS].map((line) => line.replace(/^(async function |function |const )/, 'export $1'));
+  return [
+    '// The helpers every case script under cases/ imports: exit codes, guarded imports, time limits, the',
+    '// comparison with the recorded observation and the answer. By this rule:',
+    `// ${REPRO_EXIT_LINE}`,
+    "import { isDeepStrictEqual } from 'node:util';",
+    '',
+    ...exported,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The script's import declarations as it runs them: Node's own modules statically; every package through
+ * `load()`, so a package that is missing, fails to import or lacks an export is "could not run" (exit 125,
+ * git bisect skip), never an observation of the client (issue 21).
+ */
+function importSection(declarations: readonly string[]): { builtIn: string[]; packages: string[] } {
+  const builtIn: string[] = [];
+  const packages: string[] = [];
+  for (const declaration of new Set(declarations)) {
+    const match = /^import \{ (.+) \} from '([^']+)';$/.exec(declaration);
+    if (!match) throw new Error(`repro: unexpected import ${declaration}`);
+    const [, names, from] = match as unknown as [string, string, string];
+    if (from.startsWith('node:')) builtIn.push(declaration);
+    else packages.push(`const { ${names} } = await load('${from}', ${oneLine(names.split(', '))});`);
+  }
+  return { builtIn, packages };
+}
+
+/** A case's script; `shared`: for a folder of several, its helpers imported from ../lib.mjs. */
+function script(input: ReproInput, plan: DependencyPlan, shared = false): string {
   const { scenario, record } = input;
-  const parts: Parts = { imports: ["import { isDeepStrictEqual } from 'node:util';"], constants: [], server: [], discovery: [] };
+  const parts: Parts = { roots: plan.roots, imports: shared ? [] : ["import { isDeepStrictEqual } from 'node:util';"], constants: [], server: [], discovery: [] };
   const expected = printedObservation(record.observed);
   // A case the probe saw settle gets a generous limit: only a client that no longer settles should print
   // "timeout", not a loaded machine (a client's own 150 ms request timeout raced a 500 ms limit there).
@@ -413,13 +652,21 @@ function script(input: ReproInput): string {
   const header = [
     `// Standalone reproduction of mcp-sdk-probe case ${scenario.id}`,
     `// (${describeSetup(scenario, record)}).`,
-    ...(scenario.question ? [`// Question: ${scenario.question}`] : []),
+    // Shown with no line break or control live: U+2028 would end the comment and run the rest as code.
+    ...(scenario.question ? [`// Question: ${terminalLine(scenario.question)}`] : []),
     '// It starts the server, makes the client calls the probe made, prints what the client did as one JSON',
-    '// line, and exits 0 when that is what the probe recorded (EXPECTED below), 1 when it is not.',
+    '// line on stdout and one line `reproduced: …` or `not reproduced: …` on stderr, and exits by this rule:',
+    `// ${REPRO_EXIT_LINE}`,
   ];
+  const imports = importSection(parts.imports);
+  const v2Handler = scenario.server.kind === 'v2-handler';
   const body = [
     ...header,
-    ...[...new Set(parts.imports)],
+    ...imports.builtIn,
+    '',
+    ...(shared ? [SHARED_IMPORT] : TOP_HELPERS),
+    '',
+    ...imports.packages,
     '',
     ...parts.constants,
     '// What the probe recorded. Reproduced = same outcome; for returned, the same isError and structuredContent',
@@ -434,7 +681,16 @@ function script(input: ReproInput): string {
     '',
     ...serverFunction,
     ...(serverFunction.length > 0 ? [''] : []),
-    ...(stdio ? [] : [...transport, '']),
+    ...(stdio
+      ? []
+      : [
+          '/** The fixture server, and how the client reaches it. */',
+          'async function startFixture() {',
+          ...transport.map((line) => `  ${line}`),
+          `  return { ${v2Handler ? '' : 'server, '}connectTransport };`,
+          '}',
+          '',
+        ]),
     "/** Connect, discover, call; what the application gets back from callTool, or what it threw, and when. */",
     'async function observe(connectTransport, state) {',
     "  state.stage = 'connect';",
@@ -458,51 +714,15 @@ function script(input: ReproInput): string {
     '  }',
     '}',
     '',
-    "const TIMED_OUT = Symbol('timed out');",
-    '/** `promise`, or TIMED_OUT when it is still pending after `ms`. */',
-    'function within(promise, ms) {',
-    '  let timer;',
-    '  const limit = new Promise((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));',
-    '  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));',
-    '}',
-    '',
-    '/** The fields of a CallToolResult this reproduction is about. */',
-    'function returned(result) {',
-    "  const observed = { outcome: 'returned' };",
-    "  if (typeof result?.isError === 'boolean') observed.isError = result.isError;",
-    '  if (result?.structuredContent !== undefined) observed.structuredContent = JSON.parse(JSON.stringify(result.structuredContent));',
-    '  return observed;',
-    '}',
-    '',
-    '/** v1 McpError, v2 ProtocolError (numeric code) or SdkError (string code), or any other Error. */',
-    'function describeError(error) {',
-    '  if (!(error instanceof Error)) return { name: typeof error, code: null, message: String(error) };',
-    "  const name = error.name && error.name !== 'Error' ? error.name : error.constructor.name || 'Error';",
-    "  const code = typeof error.code === 'number' || typeof error.code === 'string' ? error.code : null;",
-    '  return { name, code, message: error.message };',
-    '}',
-    '',
-    'function reproduces(observed, expected) {',
-    '  if (observed.outcome !== expected.outcome) return false;',
-    "  if (observed.outcome === 'returned') {",
-    '    return observed.isError === expected.isError && isDeepStrictEqual(observed.structuredContent, expected.structuredContent);',
-    '  }',
-    "  if (observed.outcome === 'rejected' || observed.outcome === 'crashed') {",
-    '    return observed.stage === expected.stage && observed.error.name === expected.error.name && observed.error.code === expected.error.code;',
-    '  }',
-    '  return true;',
-    '}',
+    ...(shared ? [] : BOTTOM_HELPERS),
     '',
     'async function reproduce(connectTransport) {',
     '  const state = {};',
-    '  const observed = await observe(connectTransport, state);',
-    '  const ok = reproduces(observed, EXPECTED);',
-    '  // Close the client (for stdio: stops the server process), but do not wait on a hung connection.',
-    '  await Promise.race([Promise.resolve(state.client?.close()).catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000))]);',
-    '  process.stderr.write(ok ? `reproduced: ${EXPECTED.outcome}, as the probe recorded\\n` : `NOT reproduced: the probe recorded ${JSON.stringify(EXPECTED)}\\n`);',
-    '  process.stdout.write(`${JSON.stringify(observed)}\\n`, () => process.exit(ok ? 0 : 1));',
+    '  await answer(await observe(connectTransport, state), EXPECTED, state);',
     '}',
-    ...(stdio ? ['', ...transport] : ['', 'await reproduce(connectTransport);']),
+    ...(stdio
+      ? ['', ...transport]
+      : ['', `const { ${v2Handler ? '' : 'server, '}connectTransport } = await setup('cannot start the server', startFixture);`, 'await reproduce(connectTransport);']),
   ];
   return `${body.join('\n')}\n`;
 }
@@ -524,13 +744,41 @@ function observedSummary(observed: Observation): string {
   }
 }
 
-/** The folder's files, by name. Throws InputError when the case cannot be reproduced standalone. */
-export function renderRepro(input: ReproInput): Record<string, string> {
+/** The local builds the cases' folder installs, each once. */
+export function buildsOf(inputs: readonly ReproInput[]): ReproBuild[] {
+  const builds: ReproBuild[] = [];
+  for (const input of inputs) for (const build of dependencyPlan(input).builds) if (!builds.some((b) => b.path === build.path)) builds.push(build);
+  return builds;
+}
+
+/** Markdown lines naming each local build the folder of `inputs` installs (what the probe ran, where it goes). */
+export function reproBuildLines(inputs: readonly ReproInput[]): string[] {
+  return buildLines(buildsOf(inputs));
+}
+
+/** README lines that name each local build by what the probe ran, and where the folder expects it. */
+function buildLines(builds: readonly ReproBuild[]): string[] {
+  return builds.flatMap((build) => [
+    `This reproduction runs a local build of ${markdownCode(build.packageName)} (${build.role === 'client' ? 'the client under test' : 'the fixture server under test'}): before ${markdownCode('npm install')}, put ${
+      build.source === 'tarball' ? `its package tarball (${markdownCode('npm pack')}) at ${markdownCode(build.path)}` : `its built package folder (with its own dependencies installed) at ${markdownCode(build.path)}, a copy or a symlink`
+    }. The probe ran version ${markdownCode(build.version)} (label ${markdownCode(build.label)}${build.integrity ? `, tarball integrity ${markdownCode(build.integrity)}` : ', a folder: no integrity'}).`,
+    '',
+  ]);
+}
+
+function checked(input: ReproInput): void {
   const { scenario, record } = input;
   const reason = reproUnsupported(scenario);
   if (reason) throw new InputError(`--format repro: case ${scenario.id} cannot be reproduced standalone: ${reason}`);
   if (record.id !== scenario.id) throw new Error(`repro: record ${record.id} is not case ${scenario.id}`);
-  const dependencies = dependenciesOf(input);
+}
+
+/** The folder's files, by name, for one case. Throws InputError when the case cannot be reproduced standalone. */
+export function renderRepro(input: ReproInput): Record<string, string> {
+  const { scenario, record } = input;
+  checked(input);
+  const plan = dependencyPlan(input);
+  const { dependencies } = plan;
   const packageJson = {
     name: `repro-${scenario.id.replaceAll('/', '-')}`.slice(0, 200),
     version: '1.0.0',
@@ -547,15 +795,113 @@ export function renderRepro(input: ReproInput): Record<string, string> {
     '',
     `${markdownText(describeSetup(scenario, record))}.${scenario.question ? ` Question: ${markdownText(scenario.question)}` : ''}`,
     '',
-    '    npm install --ignore-scripts && node repro.mjs',
+    ...buildLines(plan.builds),
+    '    npm install --ignore-scripts --no-audit --no-fund && node repro.mjs',
     '',
     `Observed by mcp-sdk-probe with ${Object.entries(dependencies).map(([name, version]) => markdownText(`${name}@${version}`)).join(', ')}: the client ${observedSummary(record.observed)}.`,
-    'repro.mjs prints its own observation as one JSON line and exits 0 when it matches that, 1 when it does not.',
+    'repro.mjs prints its own observation as one JSON line on stdout and `reproduced: …` or `not reproduced: …` on stderr.',
+    REPRO_EXIT_LINE,
     '',
   ];
   return {
     'package.json': `${json(packageJson)}\n`,
-    'repro.mjs': script(input),
+    'repro.mjs': script(input, plan),
     'README.md': readme.join('\n'),
   };
+}
+
+const SLUG_PATH = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/;
+
+/**
+ * Where a case's script sits in a folder of several: its id, `/` as `.`. Ids are kebab-case slug paths
+ * (CaseRecordSchema); anything else (`..`, a quote) is refused, so no file lands outside cases/.
+ */
+export function caseScriptPath(id: string): string {
+  if (!SLUG_PATH.test(id)) throw new InputError(`--format repro: case id ${JSON.stringify(id)} is not a kebab-case slug path`);
+  return `cases/${id.replaceAll('/', '.')}.mjs`;
+}
+
+/**
+ * A folder for several cases: one package.json with the union of their pins and aliases, one script per
+ * case under cases/ (each the script of `renderRepro` with its helpers imported from lib.mjs, written once
+ * for all: the evidence block stays small; `node cases/<case>.mjs` runs one alone), and repro.mjs, which runs each in
+ * a process of its own and answers for all by REPRO_SEVERAL_LINE: "at least one recorded behaviour is
+ * present" is what `git bisect run` can search for (the first release where any appears), and with
+ * --until-fixed "none is present any more" (the first release where the last one went away). One case:
+ * exactly `renderRepro`'s folder.
+ */
+export function renderReproFolder(inputs: readonly ReproInput[]): Record<string, string> {
+  if (inputs.length === 0) throw new Error('repro: no case to reproduce');
+  if (inputs.length === 1) return renderRepro(inputs[0]!);
+  const dependencies: Record<string, string> = {};
+  const builds: ReproBuild[] = [];
+  const files: Record<string, string> = {};
+  const readmeCases: string[] = [];
+  for (const input of inputs) {
+    checked(input);
+    const plan = dependencyPlan(input);
+    for (const [name, spec] of Object.entries(plan.dependencies)) {
+      if (dependencies[name] !== undefined && dependencies[name] !== spec) {
+        throw new InputError(`--format repro: the cases need ${name} as both ${dependencies[name]} and ${spec}; reproduce them in separate folders`);
+      }
+      dependencies[name] = spec;
+    }
+    for (const build of plan.builds) if (!builds.some((b) => b.path === build.path)) builds.push(build);
+    const path = caseScriptPath(input.scenario.id);
+    files[path] = script(input, plan, true);
+    readmeCases.push(`- ${markdownCode(input.scenario.id)} (${markdownCode(path)}): ${markdownText(describeSetup(input.scenario, input.record))}; the probe saw the client ${observedSummary(input.record.observed)}.`);
+  }
+  const ids = inputs.map((input) => input.scenario.id);
+  const packageJson = {
+    name: 'repro-mcp-sdk-probe-cases',
+    version: '1.0.0',
+    private: true,
+    description: `Standalone reproduction of ${inputs.length} mcp-sdk-probe cases`,
+    type: 'module',
+    scripts: { start: 'node repro.mjs' },
+    dependencies: sortedObject(dependencies),
+  };
+  const runner = [
+    `// Standalone reproduction of ${inputs.length} mcp-sdk-probe cases: runs each script under cases/ in a`,
+    '// process of its own, prints one line per case and a summary, and exits by these rules:',
+    `// ${REPRO_EXIT_LINE}`,
+    `// ${REPRO_SEVERAL_LINE}`,
+    "import { spawnSync } from 'node:child_process';",
+    "import { fileURLToPath } from 'node:url';",
+    '',
+    "const UNTIL_FIXED = process.argv.includes('--until-fixed');",
+    `const CASES = ${json(ids.map((id) => [id, caseScriptPath(id)]))};`,
+    'const counts = { reproduced: 0, notReproduced: 0, couldNotRun: 0 };',
+    'for (const [id, file] of CASES) {',
+    '  // Each case script answers by the single-case convention (no --until-fixed): 1, 0 or 125, with its verdict',
+    '  // line. A script that ended otherwise (a crash is exit 1 too) could not run: only the pair counts.',
+    '  const run = spawnSync(process.execPath, [fileURLToPath(new URL(file, import.meta.url))], { encoding: \'utf8\', timeout: 180_000 });',
+    "  const said = (run.stderr ?? '').split('\\n').find((line) => /^(reproduced|not reproduced|could not run): /.test(line));",
+    `  const kind = run.status === ${REPRO_EXIT.reproduced} && said?.startsWith('reproduced: ') ? 'reproduced' : run.status === ${REPRO_EXIT.notReproduced} && said?.startsWith('not reproduced: ') ? 'notReproduced' : 'couldNotRun';`,
+    '  counts[kind] += 1;',
+    "  const line = kind === 'couldNotRun' && !said?.startsWith('could not run: ') ? `could not run: the script ended with ${run.status ?? run.signal ?? run.error?.code}` : said;",
+    '  process.stdout.write(`${id}: ${line}\\n`);',
+    '}',
+    'process.stdout.write(',
+    '  `summary: ${counts.reproduced} of ${CASES.length} cases reproduced, ${counts.notReproduced} did not, ${counts.couldNotRun} could not run\\n`,',
+    ');',
+    'const present = counts.reproduced > 0;',
+    `process.exit(counts.couldNotRun > 0 ? ${REPRO_EXIT.couldNotRun} : present !== UNTIL_FIXED ? ${REPRO_EXIT.reproduced} : ${REPRO_EXIT.notReproduced});`,
+    '',
+  ];
+  const readme = [
+    `# Reproduction: ${inputs.length} mcp-sdk-probe cases`,
+    '',
+    ...readmeCases,
+    '',
+    ...buildLines(builds),
+    '    npm install --ignore-scripts --no-audit --no-fund && node repro.mjs',
+    '',
+    `Pinned: ${Object.entries(packageJson.dependencies).map(([name, version]) => markdownText(`${name}@${version}`)).join(', ')}.`,
+    'repro.mjs prints one line per case (`reproduced: …`, `not reproduced: …` or `could not run: …`) and a summary; `node cases/<case>.mjs` runs one case alone.',
+    REPRO_EXIT_LINE,
+    REPRO_SEVERAL_LINE,
+    '',
+  ];
+  return { 'package.json': `${json(packageJson)}\n`, 'repro.mjs': runner.join('\n'), 'README.md': readme.join('\n'), 'lib.mjs': sharedLib(), ...files };
 }

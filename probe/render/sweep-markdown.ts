@@ -108,7 +108,11 @@ export function renderSweepMarkdown(input: SweepReportInput): string {
     '',
     '## Reproduce',
     '',
-    markdownFence('sh', `${shellCommand(['npx', env.harness.replace(/@[^@]*$/, ''), 'sweep'])} ${requestFlags(result.request)}${matrixFlag}`),
+    // Never `npx <name>`: the harness is not on the npm registry, and a name anyone could register would
+    // run a stranger's code (issue 21). The reader gets the harness the sweep names from its reporter.
+    `Re-running the sweep needs the harness it names, ${markdownCode(env.harness)}, which is not on the npm registry: ask the reporter for its package tarball (${markdownCode('npm pack')} in its checkout) or its source, and never install a package of that name from the registry. With the tarball installed (${markdownCode('npm install --ignore-scripts ./<tarball>.tgz')}; in its checkout, ${markdownCode('npm run probe --')} instead):`,
+    '',
+    markdownFence('sh', `${shellCommand(['node_modules/.bin/mcp-sdk-probe', 'sweep'])} ${requestFlags(result.request)}${matrixFlag}`),
     '',
   );
   if (failed.length > 0) lines.splice(lines.indexOf('## Report'), 0, `${failed.length} release(s) did not run: ${failed.map((run) => markdownCode(releaseKey(run.release))).join(', ')}`, '');
