@@ -371,8 +371,10 @@ describe('explore --replay --format markdown of a hostile finding file', () => {
 
   it('prints a replay command that sh reads back as the file, running nothing', () => {
     const [command] = fences(bad, 'sh');
-    expect(argvOf(command!, /^npx mcp-sdk-probe/, folder())).toEqual(['explore', '--replay', name]);
+    expect(argvOf(command!, /^node_modules\/\.bin\/mcp-sdk-probe/, folder())).toEqual(['explore', '--replay', name]);
     expect(readdirSync(folder()).sort()).toEqual([name, 'plain.json'].sort());
+    // Never npx of the harness's name: it is not on the registry, and a name anyone could register runs a stranger's code.
+    expect(bad).not.toMatch(/\bnpx\b/);
   });
 });
 

@@ -265,7 +265,13 @@ export function renderFindingMarkdown(input: FindingPageInput): string {
     '',
     '## Replay',
     '',
-    markdownFence('sh', shellCommand(['npx', 'mcp-sdk-probe', 'explore', '--replay', input.file])),
+    // Never `npx <name>`: the harness is not on the npm registry, and a name anyone could register would run
+    // a stranger's code (issue 21). The reader gets the harness from the reporter.
+    'With the harness (`mcp-sdk-probe`; it is not on the npm registry: ask the reporter for its package tarball or its source, and never install a package of that name from the registry), in the folder holding this finding\'s file:',
+    '',
+    markdownFence('sh', shellCommand(['node_modules/.bin/mcp-sdk-probe', 'explore', '--replay', input.file])),
+    '',
+    'Exit 1 while the finding reproduces (git bisect: bad), 0 once it does not (good), 125 when it could not run (skip).',
     '',
     `Clients: ${Object.entries(input.packages)
       .map(([name, version]) => markdownText(`${name}@${version}`))
