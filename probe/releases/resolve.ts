@@ -3,7 +3,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { RELEASE_LINES, SDK_LINES, type ReleaseLine, type SdkLine } from '../core/domain.ts';
-import { readInstalledPackage } from '../io/environment.ts';
+import { installedIntegrity, readInstalledPackage } from '../io/environment.ts';
 import { checkFolderPath } from '../io/files.ts';
 import { lockedIntegrity } from '../io/lockfile.ts';
 import { InputError } from '../core/errors.ts';
@@ -74,8 +74,11 @@ export function serverReleaseRequests(flags: Readonly<Partial<Record<SdkLine, st
 export function pinnedRelease(line: ReleaseLine, projectRoot: string, side: Side = 'client'): LoadableRelease {
   const packageName = packageFor(line, side);
   const installed = readInstalledPackage(packageName, join(projectRoot, 'package.json'));
-  // No lockfile: the integrity is unknown (null), which the result says.
-  const integrity = lockedIntegrity(join(projectRoot, 'package-lock.json'), `node_modules/${packageName}`);
+  // The project's lockfile in the checkout; in an installed package, the hidden lockfile npm keeps in the
+  // node_modules that holds the package (what the environment block reads). Neither: unknown (null), which
+  // the result says and the gates never count as a change.
+  const integrity =
+    lockedIntegrity(join(projectRoot, 'package-lock.json'), `node_modules/${packageName}`) ?? installedIntegrity([installed])[packageName] ?? null;
   return {
     ...(side === 'server' && { side }),
     line,

@@ -8,7 +8,7 @@
 // compared, every file's path and hash, before and after.)
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
@@ -189,16 +189,32 @@ describe('the packed package, installed read-only', () => {
     expect(version.stdout.trim()).toBe(PACKAGE.version);
   });
 
-  it('sweeps the pinned releases and passes its own gate: integrity unknown here (no lockfile of its own) is no change (issue 21)', async () => {
-    // The installed package has no package-lock.json, so the pinned clients' integrity is null here; the
-    // shipped baseline (results/sweep-baseline.json) records their registry hashes. Unknown is not different.
+  it('sweeps the pinned releases and passes its own gate: their integrity read from npm\'s hidden lockfile, or unknown without it, which is no change (issue 21)', async () => {
+    const sweepResult = () =>
+      (JSON.parse(readFileSync(join(project, 'mcp-sdk-probe-results', 'sweep-latest.json'), 'utf8')) as { releases: { release: { integrity: string | null } }[] }).releases.map(
+        (r) => r.release.integrity,
+      );
+    const locked = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { integrity?: string }> };
+    const hashes = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/client'].map((name) => locked.packages[`node_modules/${name}`]!.integrity);
+    // The package has no package-lock.json of its own; npm's node_modules/.package-lock.json in the project
+    // that installed it names what it installed: the registry hashes the shipped baseline records.
     const sweep = await run(bin(), ['sweep', '--v1', '1.32.2', '--v2', '2.4.0'], project);
     expect(sweep.code, sweep.stdout + sweep.stderr).toBe(0);
     expect(sweep.stdout).toMatch(/Compared with .*results\/sweep-baseline\.json: 2 matched, 63 unchecked release\(s\)/);
-    expect(sweep.stdout).toContain("2 releases' integrity unknown on one side (no lockfile where it ran): not compared, judged by behaviour alone");
-    expect(sweep.stdout).not.toMatch(/changed v[12]@/);
-    const result = JSON.parse(readFileSync(join(project, 'mcp-sdk-probe-results', 'sweep-latest.json'), 'utf8')) as { releases: { release: { integrity: string | null } }[] };
-    expect(result.releases.map((r) => r.release.integrity)).toEqual([null, null]);
+    expect(sweep.stdout).not.toContain('integrity unknown');
+    expect(sweepResult()).toEqual(hashes);
+    // Without that file (another package manager, a copied node_modules) the integrity is unknown: not a change.
+    const hidden = join(project, 'node_modules', '.package-lock.json');
+    renameSync(hidden, `${hidden}.away`);
+    try {
+      const unknown = await run(bin(), ['sweep', '--v1', '1.32.2', '--v2', '2.4.0'], project);
+      expect(unknown.code, unknown.stdout + unknown.stderr).toBe(0);
+      expect(unknown.stdout).toContain("2 releases' integrity unknown on one side (no lockfile where it ran): not compared, judged by behaviour alone");
+      expect(unknown.stdout).not.toMatch(/changed v[12]@/);
+      expect(sweepResult()).toEqual([null, null]);
+    } finally {
+      renameSync(`${hidden}.away`, hidden);
+    }
   });
 
   it('refuses --update without --recorded: it would rewrite the recorded result inside the package', async () => {
