@@ -223,7 +223,7 @@ export function renderSweepReport(input: SweepReportInput): string {
     lines.push(`Compared with ${baselinePath}: ${counts.join(', ') || 'nothing to compare'} release(s)`);
     const unknown = input.baseline.filter((e) => (e.kind === 'matched' || e.kind === 'changed') && e.integrityUnknown).length;
     if (unknown > 0) {
-      lines.push(paint.dim(`  ${plural(unknown, 'release')}' integrity unknown on one side (no lockfile where it ran): not compared, judged by behaviour alone`));
+      lines.push(paint.dim(`  ${unknown === 1 ? "1 release's" : `${unknown} releases'`} integrity unknown on one side (no lockfile where it ran): not compared, judged by behaviour alone`));
     }
     for (const entry of input.baseline) {
       if (entry.kind === 'new') lines.push(paint.dim(terminalLine(`  new (not in the baseline) ${entry.release}`)));
