@@ -20,6 +20,7 @@ import {
   describeLineRuns,
   describePinnedSide,
   groupIdentityPoints,
+  shownSpec,
   type ReleaseColumn,
 } from './sweep.ts';
 
@@ -261,7 +262,7 @@ export function renderSweepHtml(result: SweepResult): string {
     .map((runs) => renderLine(result, runs, anchors, rowsShown));
   const failed = result.releases.filter((run): run is Extract<ReleaseRun, { status: 'failed' }> => run.status === 'failed');
   const { request: asked } = result;
-  // A flag given several times is shown once per spec, as typed.
+  // A flag given several times is shown once per spec, as typed but a path of this machine by its file name.
   const request = (
     [
       ['--v1', asked.v1],
@@ -271,7 +272,7 @@ export function renderSweepHtml(result: SweepResult): string {
       ['--server-v2', asked.serverV2],
     ] as const
   )
-    .flatMap(([flag, specs]) => requestedSpecs(specs).map((text) => `${flag} ${text}`))
+    .flatMap(([flag, specs]) => requestedSpecs(specs).map((text) => `${flag} ${shownSpec(text)}`))
     .join(' ');
   const { summary } = result;
   const title = `Sweep of matrix ${result.matrix.name}`;

@@ -15,10 +15,11 @@ import {
   describePinnedSide,
   groupIdentityPoints,
   renderSweepReport,
+  shownSpec,
   type SweepReportInput,
 } from './sweep.ts';
 
-/** The release flags a sweep was asked with, as typed (`--server-v1 1.23.1..1.24.0`), each value quoted for sh. */
+/** The release flags a sweep was asked with, as typed (`--server-v1 1.23.1..1.24.0`) but a path of this machine by its file name, each value quoted for sh. */
 export function requestFlags(request: SweepResult['request']): string {
   const flags: [string, RequestedSpecs | null | undefined][] = [
     ['--v1', request.v1],
@@ -28,7 +29,7 @@ export function requestFlags(request: SweepResult['request']): string {
     ['--server-v2', request.serverV2],
   ];
   // A flag given several times is repeated, each spec its own argument.
-  return [...flags.flatMap(([flag, asked]) => requestedSpecs(asked).map((text) => `${flag} ${shellArgument(text)}`)), ...(request.prerelease ? ['--prerelease'] : [])].join(' ');
+  return [...flags.flatMap(([flag, asked]) => requestedSpecs(asked).map((text) => `${flag} ${shellArgument(shownSpec(text))}`)), ...(request.prerelease ? ['--prerelease'] : [])].join(' ');
 }
 
 function recordOf(releases: readonly ReleaseRun[], label: string, caseId: string): CaseRecord | undefined {

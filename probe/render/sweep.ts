@@ -5,6 +5,7 @@
 // Release labels, case ids, behaviours, error messages and paths are data (a release folder, a shard, a
 // registry's answer): each line goes through terminalLine before it is painted, each table cell before
 // it is padded (issue 20), so nothing in them acts on the terminal.
+import { basename, isAbsolute } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { terminalLine } from '../core/escape.ts';
 import { failsGate, sweepSide, type BaselineComparison, type BehaviourChange, type PinnedComparison } from '../sweep/gates.ts';
@@ -12,6 +13,15 @@ import { RELEASE_LINES } from '../core/domain.ts';
 import { releaseKey, sideOf } from '../core/release.ts';
 import { behaviourOf, BEHAVIOUR_FIELD_KINDS, describeBehaviour, type ChangePoint, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
 import { NO_COLOUR, type Paint } from './terminal.ts';
+
+/**
+ * A requested release spec as the evidence (Markdown, HTML) shows it: a folder or tarball given as a path
+ * of this machine by its file name only, as the audit's evidence names it (render/markdown.ts); the build
+ * itself is named by its integrity in the release label (issue 21).
+ */
+export function shownSpec(spec: string): string {
+  return isAbsolute(spec) ? basename(spec) : spec;
+}
 
 export interface ReleaseColumn {
   /** `1.11.4–1.32.2`, or one label. */
@@ -213,7 +223,7 @@ export function renderSweepReport(input: SweepReportInput): string {
     lines.push(`Compared with ${baselinePath}: ${counts.join(', ') || 'nothing to compare'} release(s)`);
     const unknown = input.baseline.filter((e) => (e.kind === 'matched' || e.kind === 'changed') && e.integrityUnknown).length;
     if (unknown > 0) {
-      lines.push(paint.dim(`  ${plural(unknown, 'release')}' integrity unknown on one side (no lockfile where it ran): not compared, judged by behaviour alone`));
+      lines.push(paint.dim(`  ${unknown === 1 ? "1 release's" : `${unknown} releases'`} integrity unknown on one side (no lockfile where it ran): not compared, judged by behaviour alone`));
     }
     for (const entry of input.baseline) {
       if (entry.kind === 'new') lines.push(paint.dim(terminalLine(`  new (not in the baseline) ${entry.release}`)));
