@@ -154,6 +154,22 @@ describe('mcp-sdk-probe replay', () => {
     expect(ResultFileSchema.parse(JSON.parse(readFileSync(join(TEST_RESULTS, 'replay-latest.json'), 'utf8'))).cases).toHaveLength(9);
   });
 
+  // GitHub refuses an issue body over 65,536 characters ("Body is too long"), and the Cases section repeats
+  // the result once per case: found in review, a 20 KB result made a 394 KB evidence, the audit's own 50 KB.
+  it('says when the evidence is too long for a GitHub issue body, and what to do; not when it fits', async () => {
+    const big = join(dir, 'big-result.json');
+    const capture = JSON.parse(readFileSync(PAIR, 'utf8')) as { result: { content: { text: string }[] } };
+    capture.result.content[0]!.text = 'x'.repeat(20_000);
+    writeFileSync(big, JSON.stringify(capture));
+    const long = await runMain(['replay', big, '--clients', 'v1,v2', '--format', 'markdown']);
+    expect(long.code).toBe(0);
+    expect([...long.stdout].length).toBeGreaterThan(65_536);
+    expect(long.stderr).toMatch(/^note: the Markdown evidence is \d[\d,]* characters, over the 65,536 a GitHub issue body holds: attach it as a file, and paste its Reproduce section into the issue$/m);
+    const short = await runMain(['replay', PAIR, '--clients', 'v1,v2', '--format', 'markdown']);
+    expect([...short.stdout].length).toBeLessThan(65_536);
+    expect(short.stderr).not.toContain('issue body');
+  });
+
   it.each([
     ['a missing file', ['replay', join(ROOT, 'no-such-capture.json')], /no-such-capture\.json: cannot read the replay capture \(ENOENT\)/],
     ['a bad expectation', ['replay', PAIR, '--expect', 'returnd'], /--expect returnd: 'returnd' is not an expectation/],

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { CaseRecord, Scenario } from '../probe/core/domain.ts';
 import { InputError } from '../probe/core/errors.ts';
 import type { ReleaseIdentity } from '../probe/core/release.ts';
+import { reproBlock } from '../probe/render/markdown.ts';
 import { dependencyPlan, renderRepro, renderReproFolder, type ReproInput } from '../probe/render/repro.ts';
 import { auditMatrix } from '../scenarios/audit.ts';
 import { extendedMatrix } from '../scenarios/extended/index.ts';
@@ -91,5 +92,26 @@ describe('the package plan of a repro', () => {
     const a = input('v1/warm/error-off-schema', '@modelcontextprotocol/sdk@1.31.0');
     const b = input('v1/warm/conforming-success', '@modelcontextprotocol/sdk@1.30.0');
     expect(() => renderReproFolder([a, b])).toThrow(/the cases need sdk-client as both npm:@modelcontextprotocol\/sdk@1\.31\.0 and npm:@modelcontextprotocol\/sdk@1\.30\.0/);
+  });
+});
+
+describe('a local build whose package.json version is hostile', () => {
+  // A folder's version is whatever its package.json says (releases/cache.ts installedVersion): it reaches
+  // the case record's clientPackage and, through it, the script's header comment. A line break there ended
+  // the comment and ran the rest as code (found in review: `process.exit(1)` in the version made a fixed
+  // client answer "reproduced"); U+2028 made the evidence's heredoc refuse the file, a stack trace.
+  it.each([
+    ['a line feed', '1.0.0-x\nprocess.exit(1)//'],
+    ['a carriage return', '1.0.0-x\rprocess.exit(1)//'],
+    ['U+2028', '1.0.0-x\u2028process.exit(1)//'],
+  ])('with %s, it stays inside the comment', (_what, version) => {
+    const label = `${version}+local.0123abcd`;
+    const folder: ReleaseIdentity = { line: 'v1', packageName: '@modelcontextprotocol/sdk', version, label, source: 'folder', integrity: null };
+    const files = renderRepro(input('v1/warm/error-off-schema', `@modelcontextprotocol/sdk@${label}`, { clientRelease: folder }));
+    const script = files['repro.mjs']!;
+    // Every line of the script that mentions the version is a comment; no JS line terminator is raw.
+    for (const line of script.split(/\r\n|[\n\r\u2028\u2029]/).filter((l) => l.includes('process.exit(1)//'))) expect(line).toMatch(/^\/\/ /);
+    // And the evidence block, which refuses raw controls, takes the files.
+    expect(() => reproBlock(files)).not.toThrow();
   });
 });

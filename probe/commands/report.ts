@@ -184,4 +184,18 @@ export function emit(input: EmitInput, io: CliIo): void {
     writeFileAtomic(input.out, document, outputLabel(input.out, '--out'));
     io.stderr(`${input.format === 'junit' ? 'JUnit XML' : 'Markdown evidence'} written to ${pathToPaste(input.out, io.cwd)}\n`);
   } else io.stdout(document);
+  if (input.format === 'markdown') {
+    // GitHub refuses an issue or comment body over 65,536 characters ("Body is too long"); the Cases section
+    // holds the tool and result once per case, so a result of a few KB or an extended matrix is over it.
+    // The Reproduce section alone is bounded (REPRO_BLOCK_BYTES) and is what a maintainer runs.
+    const characters = [...document].length;
+    if (characters > GITHUB_BODY_CHARACTERS) {
+      io.stderr(
+        `note: the Markdown evidence is ${characters.toLocaleString('en-US')} characters, over the ${GITHUB_BODY_CHARACTERS.toLocaleString('en-US')} a GitHub issue body holds: attach it as a file, and paste its Reproduce section into the issue\n`,
+      );
+    }
+  }
 }
+
+/** The most characters GitHub takes in an issue or comment body. */
+const GITHUB_BODY_CHARACTERS = 65_536;

@@ -651,8 +651,10 @@ function script(input: ReproInput, plan: DependencyPlan, shared = false): string
   const connect = clientConnect(scenario, parts);
   const header = [
     `// Standalone reproduction of mcp-sdk-probe case ${scenario.id}`,
-    `// (${describeSetup(scenario, record)}).`,
-    // Shown with no line break or control live: U+2028 would end the comment and run the rest as code.
+    // Shown with no line break or control live: a line feed, CR or U+2028 (ECMA-262 LineTerminator) would
+    // end the comment and run the rest as code. The client package holds a local build's version, which is
+    // whatever the build's package.json says.
+    `// (${terminalLine(describeSetup(scenario, record))}).`,
     ...(scenario.question ? [`// Question: ${terminalLine(scenario.question)}`] : []),
     '// It starts the server, makes the client calls the probe made, prints what the client did as one JSON',
     '// line on stdout and one line `reproduced: …` or `not reproduced: …` on stderr, and exits by this rule:',
