@@ -344,8 +344,10 @@ describe('mcp-sdk-probe --format repro (in-process CLI)', () => {
     const mixed = await runRepro(out);
     expect(mixed.stdout).toContain(`${ids[0]}: not reproduced: `);
     expect(mixed.stdout).toContain('summary: 2 of 3 cases reproduced, 1 did not, 0 could not run');
-    expect(mixed.code).toBe(1);
-    expect((await runRepro(out, ['--until-fixed'])).code).toBe(0);
+    // Mixed: 0 (good): the recorded state is not all there; --until-fixed 1: one behaviour has gone away. A
+    // case that reproduces in every release (a conforming success) cannot make every commit bad.
+    expect(mixed.code).toBe(0);
+    expect((await runRepro(out, ['--until-fixed'])).code).toBe(1);
     // None: 0 (good), and --until-fixed 1: every recorded behaviour is gone.
     tamper(ids[1]!);
     tamper(ids[2]!);

@@ -26,7 +26,7 @@ export const REPRO_EXIT_LINE =
   'Exit 1 = the recorded behaviour reproduces (git bisect: bad), 0 = it does not (good), 125 = could not run (skip); --until-fixed swaps 0 and 1.';
 /** How several cases answer together: the rule `git bisect run` reads (see renderReproFolder). */
 export const REPRO_SEVERAL_LINE =
-  'Several cases: 125 when any could not run, else 1 when at least one reproduces (all, or some: the summary says which), 0 when none does; with --until-fixed, 1 only once none reproduces.';
+  'Several cases: 125 when any could not run, else 1 when every case reproduces (the recorded state is all there), 0 when any does not (the summary says which); with --until-fixed, 1 once any has gone away. To bisect one behaviour, run its case alone: node cases/<case>.mjs.';
 
 export interface ReproInput {
   readonly scenario: Scenario;
@@ -827,10 +827,11 @@ export function caseScriptPath(id: string): string {
  * A folder for several cases: one package.json with the union of their pins and aliases, one script per
  * case under cases/ (each the script of `renderRepro` with its helpers imported from lib.mjs, written once
  * for all: the evidence block stays small; `node cases/<case>.mjs` runs one alone), and repro.mjs, which runs each in
- * a process of its own and answers for all by REPRO_SEVERAL_LINE: "at least one recorded behaviour is
- * present" is what `git bisect run` can search for (the first release where any appears), and with
- * --until-fixed "none is present any more" (the first release where the last one went away). One case:
- * exactly `renderRepro`'s folder.
+ * a process of its own and answers for all by REPRO_SEVERAL_LINE: "every recorded behaviour is present" is
+ * what `git bisect run` can search for (the first release where the recorded state is all there), and with
+ * --until-fixed "one has gone away" (the first release where any changed). "At least one" would not do: a
+ * case that behaves the same in every release (a conforming success) makes every commit bad (review of
+ * issue 21). One case: exactly `renderRepro`'s folder.
  */
 export function renderReproFolder(inputs: readonly ReproInput[]): Record<string, string> {
   if (inputs.length === 0) throw new Error('repro: no case to reproduce');
@@ -887,7 +888,7 @@ export function renderReproFolder(inputs: readonly ReproInput[]): Record<string,
     'process.stdout.write(',
     '  `summary: ${counts.reproduced} of ${CASES.length} cases reproduced, ${counts.notReproduced} did not, ${counts.couldNotRun} could not run\\n`,',
     ');',
-    'const present = counts.reproduced > 0;',
+    'const present = counts.reproduced === CASES.length;',
     `process.exit(counts.couldNotRun > 0 ? ${REPRO_EXIT.couldNotRun} : present !== UNTIL_FIXED ? ${REPRO_EXIT.reproduced} : ${REPRO_EXIT.notReproduced});`,
     '',
   ];
