@@ -36,7 +36,7 @@ export type Behaviour = z.infer<typeof BehaviourSchema>;
 // Two kinds of change point (issue 21), the same two as the audit's recorded comparison (core/compare.ts):
 // behaviour, what an application can tell apart; identity, what names the failure (the error's class name).
 // A sweep's gates fail on behaviour; identity changes are counted apart (`--gate-identity` gates them too).
-export { CHANGE_KINDS, type ChangeKind } from '../core/compare.ts';
+export type { ChangeKind } from '../core/compare.ts';
 
 /** The fields behaviourOf records; the table below must name each (`satisfies`), so a new one cannot go unclassified. */
 type BehaviourField = 'outcome' | 'isError' | 'structuredContent' | 'content' | 'code' | 'name' | 'stage' | 'sent';
