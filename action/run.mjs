@@ -175,7 +175,8 @@ async function main() {
       // The audit is compared with the recorded result the command compared it with, unless --recorded chose another.
       const comparison = mode === 'audit' && !extra.includes('--recorded') && (result.matrix.name === 'audit' || result.matrix.name === 'extended') ? api.compareWithShipped(result.matrix.name, result) : undefined;
       // The heading is data (a file name): renderSummaryMarkdown escapes its heading itself.
-      summary.push(api.renderSummaryMarkdown(result, comparison, heading ?? result.matrix.title));
+      // The command's exit code already gated identity changes or not (--gate-identity in args); the summary says which.
+      summary.push(api.renderSummaryMarkdown(result, comparison, heading ?? result.matrix.title, { gateIdentity: extra.includes('--gate-identity') }));
       totals.passed += result.summary.passed;
       totals.failed += result.summary.failed;
     } catch (error) {

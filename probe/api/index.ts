@@ -22,7 +22,7 @@ import { extendedMatrix } from '../../scenarios/extended/index.ts';
 import { replayMatrix } from '../../scenarios/replay.ts';
 
 export { judge, type Judgement } from '../core/judge.ts';
-export { compareWithRecorded, differsFromRecorded, type CaseComparison, type CompareOptions, type Comparison } from '../core/compare.ts';
+export { compareWithRecorded, differsFromRecorded, type CaseComparison, type ChangeKind, type CompareOptions, type Comparison, type GateOptions } from '../core/compare.ts';
 export { exitCodeFor } from '../core/exit-code.ts';
 export { renderTerminalReport, NO_COLOUR, type Paint, type TerminalReportInput } from '../render/terminal.ts';
 export { renderMarkdown, renderSummaryMarkdown, type EvidenceContext } from '../render/markdown.ts';

@@ -31,6 +31,8 @@ export interface AuditOptions {
   readonly timeout: number;
   readonly recorded?: string;
   readonly update: boolean;
+  /** --gate-identity: a case whose error's class name or message alone changed fails the run too. */
+  readonly gateIdentity: boolean;
   /** Every --v1/--v2 given; more than one per line is refused (the audit runs one release per line). */
   readonly v1?: readonly string[];
   readonly v2?: readonly string[];
@@ -271,6 +273,7 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
       defaultJsonPath: DEFAULT_OUT,
       recordedPath: parts.length === 1 ? parts[0]!.path : undefined,
       updatedRecorded: options.update,
+      gateIdentity: options.gateIdentity,
       argv,
       table: (writtenPath) =>
         renderTerminalReport({
@@ -280,10 +283,11 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
           updatedRecorded: options.update,
           writtenPath,
           paint: paintFor(io),
+          gateIdentity: options.gateIdentity,
         }),
     },
     io,
   );
   journal.finish();
-  return exitCodeFor({ result: header, comparison, updatedRecorded: options.update });
+  return exitCodeFor({ result: header, comparison, updatedRecorded: options.update, gateIdentity: options.gateIdentity });
 }

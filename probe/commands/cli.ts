@@ -105,6 +105,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .addOption(timeoutOption())
     .option('--recorded <file>', 'recorded result to compare with (default: results/recorded.json)')
     .option('--update', 'rewrite the recorded result from this run (refused when CI is set)', false)
+    .option('--gate-identity', "also fail on identity changes (only the error's class name or message differs, e.g. ZodError → $ZodError, or another release's or Node's wording); by default the comparison with the recorded result fails on behaviour only", false)
     // Collected, not replaced: a second --v1 is refused naming both (issue 21), never silently dropped.
     .addOption(new Option('--v1 <release>', 'run v1 cases with this @modelcontextprotocol/sdk release: a version, latest, a .tgz or a package folder').argParser(collectSpecs))
     .addOption(new Option('--v2 <release>', 'run v2 cases with this @modelcontextprotocol/client release: a version, latest, a .tgz or a package folder').argParser(collectSpecs))

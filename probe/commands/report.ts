@@ -68,6 +68,8 @@ export interface EmitInput {
   readonly defaultJsonPath: string;
   readonly recordedPath: string | undefined;
   readonly updatedRecorded: boolean;
+  /** `--gate-identity`: identity changes fail the run too (the evidence says whether they are gated). */
+  readonly gateIdentity?: boolean;
   readonly argv: readonly string[];
   /** The terminal table: the normal audit report, or with the lint findings for a replay. */
   readonly table: (writtenPath: string) => string;
@@ -179,6 +181,7 @@ export function emit(input: EmitInput, io: CliIo): void {
           harness: { ...HARNESS, ...(harnessRepository() ? { repository: harnessRepository() } : {}) },
           ...(input.recordedPath ? { recordedPath: displayPath(input.recordedPath, io.cwd) } : {}),
           ...(input.reproduction && { reproduction: evidenceReproduction(result, input.reproduction) }),
+          ...(input.gateIdentity && { gateIdentity: true }),
         });
   if (input.out) {
     writeFileAtomic(input.out, document, outputLabel(input.out, '--out'));

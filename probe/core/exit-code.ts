@@ -31,10 +31,12 @@ export interface ExitInput {
   readonly comparison: Comparison | undefined;
   /** `--update` just rewrote the recorded result from this run, so differences were accepted. */
   readonly updatedRecorded: boolean;
+  /** `--gate-identity`: identity changes (the error's class name or message alone) fail the run too. */
+  readonly gateIdentity?: boolean;
 }
 
 /** A matrix run (the audit, `--matrix`, a replay): its failed cases, and its differences from the recorded result. */
-export function exitCodeFor({ result, comparison, updatedRecorded }: ExitInput): 0 | 1 {
-  const differs = comparison !== undefined && !updatedRecorded && differsFromRecorded(comparison);
+export function exitCodeFor({ result, comparison, updatedRecorded, gateIdentity = false }: ExitInput): 0 | 1 {
+  const differs = comparison !== undefined && !updatedRecorded && differsFromRecorded(comparison, { gateIdentity });
   return exitCode({ failedCases: result.summary.failed, unacceptedDifferences: differs ? 1 : 0 });
 }

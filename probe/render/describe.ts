@@ -1,6 +1,6 @@
 // All wording about expectations, observations, mismatches and comparisons lives here (publint-style:
 // checks emit data, one formatter words it), shared by every renderer.
-import type { CaseComparison, ComparisonKind } from '../core/compare.ts';
+import type { CaseComparison, Comparison, ComparisonKind } from '../core/compare.ts';
 import type { Discovery, DroppedKey, Expected, Fixture, JsonValue, Mismatch, MismatchKind, Observation, RejectedBy, SentKind, TransportKind } from '../core/domain.ts';
 
 export function json(value: JsonValue | undefined): string {
@@ -143,6 +143,54 @@ export const COMPARISON_WORDING = {
   stale: 'stale (recorded, no such case any more)',
   unchecked: 'unchecked (not selected by --case)',
 } as const satisfies Record<ComparisonKind, string>;
+
+/**
+ * What an identity change of the recorded comparison is (core/compare.ts OBSERVED_ERROR_FIELD_KINDS). The
+ * sweep's is the class name alone (render/sweep.ts): a sweep's behaviours keep no message wording.
+ */
+export const RECORDED_IDENTITY_WORDING = "the error's class name or message";
+
+/** Whether identity changes fail this run, in words: after "identity only (…)". */
+export function identityGateWording(gateIdentity: boolean): string {
+  return gateIdentity ? 'gated by --gate-identity' : 'not gated, --gate-identity gates it';
+}
+
+/**
+ * The comparison's counts in one line: `11 matched, 2 changed`; changed cases whose error's name or
+ * message alone differ are counted apart, `1 changed (identity only: …; not gated, --gate-identity gates it)`
+ * (issue 21 item 5: the count that fails a run is the one a reader sees first).
+ */
+export function comparisonCounts(comparison: Comparison, gateIdentity: boolean): string {
+  return (Object.keys(COMPARISON_WORDING) as ComparisonKind[])
+    .filter((kind) => comparison.counts[kind] > 0)
+    .map((kind) => {
+      const count = `${comparison.counts[kind]} ${kind}`;
+      const { behaviour, identity } = comparison.changedByKind;
+      if (kind !== 'changed' || identity === 0) return count;
+      const apart = `identity only: ${RECORDED_IDENTITY_WORDING}; ${identityGateWording(gateIdentity)}`;
+      return behaviour === 0 ? `${count} (${apart})` : `${count} (${behaviour} in behaviour, ${identity} ${apart})`;
+    })
+    .join(', ');
+}
+
+type Difference = Exclude<CaseComparison, { kind: 'matched' | 'unchecked' }>;
+
+/**
+ * The entries a report lists, behaviour first (changed in behaviour, new, stale, in case order), then the
+ * identity-only changes, which a report shows apart under "identity only".
+ */
+export function differencesBehaviourFirst(comparison: Comparison): { readonly behaviour: Difference[]; readonly identity: Extract<CaseComparison, { kind: 'changed' }>[] } {
+  const differences = comparison.entries.filter((entry): entry is Difference => entry.kind !== 'matched' && entry.kind !== 'unchecked');
+  return {
+    behaviour: differences.filter((entry) => entry.kind !== 'changed' || entry.changeKind === 'behaviour'),
+    identity: differences.filter((entry): entry is Extract<CaseComparison, { kind: 'changed' }> => entry.kind === 'changed' && entry.changeKind === 'identity'),
+  };
+}
+
+/** The heading of the identity-only list: `identity only (not gated)`. */
+export function identityListHeading(gateIdentity: boolean): string {
+  return `identity only (${gateIdentity ? 'gated by --gate-identity' : 'not gated'})`;
+}
 
 /** `observed: rejected -32602 → returned isError`, field by field. */
 export function describeChange(entry: Extract<CaseComparison, { kind: 'changed' }>): string[] {

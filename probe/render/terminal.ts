@@ -7,7 +7,7 @@
 import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, ResultFile, ResultHeader } from '../core/domain.ts';
 import { terminalLine } from '../core/escape.ts';
-import { COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation, DISCOVERY_WORDING, mismatchesBeyondHeadline } from './describe.ts';
+import { comparisonCounts, COMPARISON_WORDING, describeChange, describeExpected, describeMismatch, describeObservation, differencesBehaviourFirst, DISCOVERY_WORDING, identityListHeading, mismatchesBeyondHeadline } from './describe.ts';
 
 export interface Paint {
   readonly pass: (text: string) => string;
@@ -65,6 +65,8 @@ export interface TerminalReportInput {
   readonly updatedRecorded: boolean;
   readonly writtenPath: string | undefined;
   readonly paint?: Paint;
+  /** `--gate-identity`: identity changes fail the run too (the report says whether they are gated). */
+  readonly gateIdentity?: boolean;
 }
 
 const PASS_MARK = '✓';
@@ -177,10 +179,8 @@ export function renderTerminalReport(input: TerminalReportInput): string {
 function comparisonLines(comparison: Comparison, input: TerminalReportInput, paint: Paint): string[] {
   const lines: string[] = [];
   const recordedPath = terminalLine(input.recordedPath);
-  const counts = (Object.keys(COMPARISON_WORDING) as (keyof typeof COMPARISON_WORDING)[])
-    .filter((kind) => comparison.counts[kind] > 0)
-    .map((kind) => `${comparison.counts[kind]} ${kind}`)
-    .join(', ');
+  const gateIdentity = input.gateIdentity === true;
+  const counts = comparisonCounts(comparison, gateIdentity);
   if (comparison.recorded === 'missing') {
     lines.push(
       input.updatedRecorded
@@ -193,13 +193,19 @@ function comparisonLines(comparison: Comparison, input: TerminalReportInput, pai
         ? `Recorded result rewritten: ${recordedPath} (--update; before it: ${counts})`
         : `Compared with ${recordedPath}: ${counts || 'nothing to compare'}`,
     );
-    for (const entry of comparison.entries) {
-      // Unchecked cases are the ones --case left out: one summary line, not a line each (~150 for extended).
-      if (entry.kind === 'matched' || entry.kind === 'unchecked') continue;
-      const headline = terminalLine(`  ${COMPARISON_WORDING[entry.kind]} ${entry.id}`);
-      lines.push(input.updatedRecorded ? paint.dim(headline) : paint.fail(headline));
-      if (entry.kind === 'changed') for (const change of describeChange(entry)) lines.push(terminalLine(`      ${change}`));
+    // Behaviour first; identity-only changes apart, failing the run only with --gate-identity (issue 21 item 5).
+    const { behaviour, identity } = differencesBehaviourFirst(comparison);
+    const entryLines = (entry: (typeof behaviour)[number], indent: string, gated: boolean) => {
+      const headline = terminalLine(`${indent}${COMPARISON_WORDING[entry.kind]} ${entry.id}`);
+      lines.push(input.updatedRecorded ? paint.dim(headline) : gated ? paint.fail(headline) : paint.dim(headline));
+      if (entry.kind === 'changed') for (const change of describeChange(entry)) lines.push(terminalLine(`${indent}    ${change}`));
+    };
+    for (const entry of behaviour) entryLines(entry, '  ', true);
+    if (identity.length > 0) {
+      lines.push(paint.dim(`  ${identityListHeading(gateIdentity)}:`));
+      for (const entry of identity) entryLines(entry, '    ', gateIdentity);
     }
+    // Unchecked cases are the ones --case left out: one summary line, not a line each (~150 for extended).
     if (comparison.counts.unchecked > 0) lines.push(paint.dim(`  ${comparison.counts.unchecked} ${COMPARISON_WORDING.unchecked}`));
   }
   return lines;

@@ -6,6 +6,7 @@ import type { ReleaseLine, ResultFile } from '../core/domain.ts';
 import { exitCode } from '../core/exit-code.ts';
 import { compareReleases } from '../releases/order.ts';
 import { clientPackageOf, parseReleaseKey, releaseKey, sdkLineOf, SERVER_PACKAGES, SIDES, sideOf, type Side } from '../core/release.ts';
+import { gatedKinds } from '../core/compare.ts';
 import { BehaviourSchema, behaviourFirst, behaviourOf, changeKindOf, type Behaviour, type ChangeKind, type ReleaseRun, type SweepResult } from './model.ts';
 
 export const SweepBaselineSchema = z
@@ -182,11 +183,6 @@ export interface SweepExitInput {
   readonly updatedBaseline: boolean;
   /** `--gate-identity`: identity changes (the error's class name) fail the gates too. */
   readonly gateIdentity?: boolean;
-}
-
-/** The kinds of change a sweep's gates fail on: behaviour, and identity when asked. */
-export function gatedKinds(gateIdentity = false): readonly ChangeKind[] {
-  return gateIdentity ? ['behaviour', 'identity'] : ['behaviour'];
 }
 
 /** Whether a baseline or newest-vs-pinned entry fails its gate: a status or build change, a case change of a gated kind, a newest release that did not run. */

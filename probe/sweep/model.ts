@@ -11,6 +11,7 @@ import {
   type Observation,
   type ServerSent,
 } from '../core/domain.ts';
+import { CHANGE_KINDS, type ChangeKind } from '../core/compare.ts';
 import { ReleaseIdentitySchema, sideOf, type Side } from '../core/release.ts';
 
 export const ReleaseRunSchema = z.discriminatedUnion('status', [
@@ -32,14 +33,10 @@ export type ReleaseRun = z.infer<typeof ReleaseRunSchema>;
 export const BehaviourSchema = z.record(z.string(), JsonValueSchema);
 export type Behaviour = z.infer<typeof BehaviourSchema>;
 
-/**
- * Two kinds of change point (issue 21): `behaviour`, what an application or a user of the client can tell
- * apart (the outcome, the error code, isError, what the application is handed, what the server sent), and
- * `identity`, what names the failure without changing it (the error's class name). A sweep's gates fail
- * on behaviour; identity changes are counted apart (`--gate-identity` gates them too).
- */
-export const CHANGE_KINDS = ['behaviour', 'identity'] as const;
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
+// Two kinds of change point (issue 21), the same two as the audit's recorded comparison (core/compare.ts):
+// behaviour, what an application can tell apart; identity, what names the failure (the error's class name).
+// A sweep's gates fail on behaviour; identity changes are counted apart (`--gate-identity` gates them too).
+export type { ChangeKind } from '../core/compare.ts';
 
 /** The fields behaviourOf records; the table below must name each (`satisfies`), so a new one cannot go unclassified. */
 type BehaviourField = 'outcome' | 'isError' | 'structuredContent' | 'content' | 'code' | 'name' | 'stage' | 'sent';
