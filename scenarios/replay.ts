@@ -4,8 +4,6 @@ import { captureCases } from '../probe/core/capture-cases.ts';
 import { defineMatrix } from '../probe/core/define.ts';
 import type { ExpectRule } from '../probe/core/expect-spec.ts';
 
-export { REPLAY_MODES } from '../probe/core/capture-cases.ts';
-
 export function replayMatrix(capture: Capture, label: string, rules: readonly ExpectRule[], lines: readonly ClientLine[] = CLIENT_LINES): Matrix {
   const scenarios = captureCases(capture, label, rules, lines);
   return defineMatrix({ name: 'replay', title: `replay of ${label}`, source: `${label} (a captured tools/list tool and tools/call result)`, scenarios });
