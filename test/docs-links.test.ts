@@ -24,7 +24,7 @@ function plainText(tokens: readonly Token[]): string {
 }
 
 /** The link targets (links and images) and heading anchors of one Markdown text. */
-export function readPage(markdown: string): Page {
+function readPage(markdown: string): Page {
   const links: string[] = [];
   const slugger = new GithubSlugger();
   const anchors = new Set<string>();
@@ -47,7 +47,7 @@ const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i; // https:, mailto:, …
  * What is wrong with each relative link of the pages (paths relative to the project root, '/'-separated):
  * a missing file, or an anchor no heading of the target page makes. `exists` answers for files not in `pages`.
  */
-export function brokenLinks(pages: ReadonlyMap<string, string>, exists: (path: string) => boolean): string[] {
+function brokenLinks(pages: ReadonlyMap<string, string>, exists: (path: string) => boolean): string[] {
   const read = new Map([...pages].map(([path, text]) => [path, readPage(text)]));
   const problems: string[] = [];
   for (const [from, page] of read) {
