@@ -1,6 +1,7 @@
-// The README's bug-report section shows the evidence's Reproduce section as it prints (issue 21): a fresh
-// render of the same replay must equal the README's sample, with the here-documents' bodies (the files,
-// hundreds of lines) shown as a count of lines and the harness commit as <commit>, both said in the README.
+// The bug-report page shows the evidence's Reproduce section as it prints (issue 21; the page is
+// docs/bug-reports.md since issue 23 moved it out of the README): a fresh render of the same replay must
+// equal the page's sample, with the here-documents' bodies (the files, hundreds of lines) shown as a count
+// of lines and the harness commit as <commit>, both said on the page.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,11 +20,11 @@ export function readmeForm(markdown: string): string {
     .trimEnd();
 }
 
-describe('README › Filing a bug report', () => {
+describe('docs/bug-reports.md › Filing a bug report', () => {
   it('shows the Reproduce section of the evidence as a fresh run prints it', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs', 'bug-reports.md'), 'utf8');
     const at = readme.indexOf(MARKER);
-    expect(at, `README.md has no sample after "${MARKER}"`).toBeGreaterThan(-1);
+    expect(at, `docs/bug-reports.md has no sample after "${MARKER}"`).toBeGreaterThan(-1);
     // The sample's fence may sit indented in a list item: its indentation is taken off every line.
     const fence = /^( *)(`{4,})markdown\n([\s\S]*?)\n\1\2$/m.exec(readme.slice(at + MARKER.length));
     const sample = fence?.[3]!.split('\n').map((line) => (line.startsWith(fence[1]!) ? line.slice(fence[1]!.length) : line)).join('\n');
