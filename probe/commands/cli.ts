@@ -148,7 +148,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
 
   const replay = program
     .command('replay')
-    .description('show how every client and discovery mode treats one captured tool result (see README: Filing a bug report)')
+    .description('show how every client and discovery mode treats one captured tool result (see docs/bug-reports.md)')
     .argument('<capture>', 'a JSON file: { "tool", "result" }, or the logged JSON-RPC messages (tools/list and tools/call responses)')
     .addOption(
       new Option('--expect <expectation>', 'what a conforming client should do: returned, rejected or rejected:<code>, optionally for some cases (v2/*=returned); repeatable')
@@ -186,11 +186,11 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     );
   reportOptions(merge, shown(DEFAULT_SWEEP_OUT));
 
-  // The default budget runs in about 30 s here against both pinned lines (README: Explore); the default
+  // The default budget runs in about 30 s here against both pinned lines (docs/explore.md); the default
   // seed is the one results/explore-known.json is recorded with.
   const explore = program
     .command('explore')
-    .description('generate sequences of server states and client actions, run them against the real clients, check the oracles and shrink every violation to a minimal replayable finding (see README: Explore)')
+    .description('generate sequences of server states and client actions, run them against the real clients, check the oracles and shrink every violation to a minimal replayable finding (see docs/explore.md)')
     .addOption(new Option('--runs <n>', 'sequences to generate (shrinking comes on top)').argParser(positiveInteger('--runs', '')).default(400))
     .addOption(new Option('--seed <s>', 'the seed: the same seed gives the same sequences and findings').argParser(integer('--seed')).default(13))
     .option('--clients <lines>', 'client lines to run, comma-separated', 'v1,v2')

@@ -170,7 +170,7 @@ export function emit(input: EmitInput, io: CliIo): void {
     for (const piece of resultPieces(input.result)) io.stdout(terminalJson(piece));
     return;
   }
-  // The Markdown and JUnit documents show every record: those formats hold them all (see the README).
+  // The Markdown and JUnit documents show every record: those formats hold them all (see docs/bug-reports.md).
   const result = 'records' in input.result ? { ...input.result.header, cases: [...input.result.records()] } : input.result;
   const document =
     input.format === 'junit'
