@@ -45,8 +45,9 @@ export const SAMPLES = {
   'sweep-folder': { argv: ['sweep', '--v1', PINNED_SDK_FOLDER], command: `npm run probe -- sweep --v1 ${PINNED_SDK_FOLDER}` },
   'explore-small': { argv: ['explore', '--runs', '40'], command: 'npm run probe -- explore --runs 40' },
   help: { argv: ['--help'], command: 'npm run probe -- --help' },
-  // Three published releases, a closed range (a release published later inside it would change the sample).
-  'sweep-v1-range': { argv: ['sweep', '--v1', '1.20.0..1.20.2'], command: 'npm run probe -- sweep --v1 1.20.0..1.20.2', registry: true },
+  // The two releases around v1's change point (1.11.4 started checking structuredContent against outputSchema:
+  // results/sweep-baseline.json), as test/releases/sweep.test.ts sweeps them; a closed range of exact versions.
+  'sweep-v1-range': { argv: ['sweep', '--v1', '1.11.3..1.11.4'], command: 'npm run probe -- sweep --v1 1.11.3..1.11.4', registry: true },
 } as const satisfies Record<string, Sample>;
 
 export type SampleName = keyof typeof SAMPLES;
