@@ -219,6 +219,11 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => {} });
 }
 
+/** The commands under the root, in --help order (docs/cli.md has a section for each: probe/bin/docs.ts). */
+export function commandNames(io: CliIo): string[] {
+  return buildProgram(io, [], () => {}).commands.map((command) => command.name());
+}
+
 export async function main(argv: readonly string[], processIo: CliIo): Promise<number> {
   const io = withTerminalMessages(processIo);
   let action: Action | undefined;
@@ -228,8 +233,12 @@ export async function main(argv: readonly string[], processIo: CliIo): Promise<n
   // Which command's usage was wrong (commander reports it through that command's outputError), so the
   // message points at its own help: the root's --help lists only the audit's options.
   let misused: Command | undefined;
+  // Commander's own default reads process.stdout's width (command.js _outputConfiguration), so help run
+  // in-process wrapped to whatever terminal ran the tests or `npm run docs`: the width comes from io,
+  // else 80, commander's width when stdout is not a terminal (help.js prepareContext).
+  const getOutHelpWidth = () => (io.stdoutIsTty && io.columns ? io.columns : 80);
   for (const command of [program, ...program.commands]) {
-    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => void (misused = command) });
+    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => void (misused = command), getOutHelpWidth });
   }
   let chosen: Command | undefined;
   program.hook('preAction', (_, actionCommand) => void (chosen = actionCommand));

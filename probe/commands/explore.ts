@@ -28,7 +28,8 @@ import { DEFAULT_MAX_STEPS } from '../explore/generate.ts';
 import { describeSequence } from '../explore/model.ts';
 import { checkTraces, violationClass } from '../explore/oracles.ts';
 import { DEFAULT_STEP_LIMIT_MS, runSequence } from '../explore/run.ts';
-import { REPRO_EXIT, REPRO_EXIT_LINE } from '../render/repro.ts';
+import { REPRO_EXIT } from '../core/exit-code.ts';
+import { REPRO_EXIT_LINE } from '../render/repro.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { DEFAULT_EXPLORE_KNOWN, DEFAULT_EXPLORE_OUT, displayPath, isCi, pathToPaste, resolveFrom, RUNS_FROM_CHECKOUT, type CliIo } from './io.ts';
 

@@ -16,6 +16,11 @@ export interface CliIo {
   readonly cwd: string;
   readonly stdoutIsTty: boolean;
   readonly stderrIsTty: boolean;
+  /**
+   * stdout's width in columns when it is a terminal, which --help wraps to; otherwise (and when absent)
+   * help wraps at 80, commander's default, so docs/cli.md (written in-process) is the same on every machine.
+   */
+  readonly columns?: number;
 }
 
 export { PROJECT_ROOT, RUNS_FROM_CHECKOUT };

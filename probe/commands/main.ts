@@ -13,4 +13,5 @@ process.exitCode = await main(process.argv.slice(2), {
   cwd: process.cwd(),
   stdoutIsTty: process.stdout.isTTY === true,
   stderrIsTty: process.stderr.isTTY === true,
+  columns: process.stdout.columns,
 });

@@ -13,6 +13,31 @@ export const EXIT = {
   usage: 2,
 } as const;
 
+/**
+ * What each exit code means, as docs/cli.md states it (`npm run docs` writes the page from this table, so
+ * a code added here cannot go undocumented): `satisfies` makes a code without its meaning a type error.
+ */
+export const EXIT_MEANING = {
+  ok: 'every case passed its expectation and the run matches what was recorded (a sweep: no gate failed)',
+  failed: 'a case failed its expectation, or the run differs from what was recorded (a sweep: a gate failed)',
+  usage: 'usage or input error (unknown command or flag, unreadable or invalid file): nothing was run or written',
+} as const satisfies Record<keyof typeof EXIT, string>;
+
+/**
+ * Exit codes of every "does it still reproduce" answer (repro.mjs, the evidence's Reproduce block,
+ * `explore --replay`), chosen so `git bisect run` needs no wrapper: 1 = the recorded behaviour is present
+ * (bisect "bad"), 0 = it is not ("good"), 125 = could not run (a package does not install or import, the
+ * server cannot start: bisect "skip"). `--until-fixed` swaps 0 and 1, to bisect where a behaviour went away.
+ */
+export const REPRO_EXIT = { reproduced: 1, notReproduced: 0, couldNotRun: 125 } as const;
+
+/** What each reproduction exit code means, for docs/cli.md (as EXIT_MEANING). */
+export const REPRO_EXIT_MEANING = {
+  reproduced: 'the recorded behaviour reproduces (git bisect: bad)',
+  notReproduced: 'it does not reproduce (git bisect: good)',
+  couldNotRun: 'could not run: a package does not install or import, the server cannot start (git bisect: skip)',
+} as const satisfies Record<keyof typeof REPRO_EXIT, string>;
+
 export interface Findings {
   /** Cases whose verdict is `fail`. */
   readonly failedCases: number;

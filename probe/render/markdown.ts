@@ -9,7 +9,8 @@ import type { Comparison } from '../core/compare.ts';
 import type { CaseRecord, Finding, ResultFile } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { htmlLine, markdownCellCode, markdownCode, markdownFence, markdownText, shellArgument, shellCommand, shellHeredoc } from '../core/escape.ts';
-import { buildsOf, renderReproFolder, REPRO_EXIT, REPRO_EXIT_LINE, REPRO_SEVERAL_LINE, reproBuildLines, reproUnsupported, type ReproBuild, type ReproInput } from './repro.ts';
+import { REPRO_EXIT } from '../core/exit-code.ts';
+import { buildsOf, renderReproFolder, REPRO_EXIT_LINE, REPRO_SEVERAL_LINE, reproBuildLines, reproUnsupported, type ReproBuild, type ReproInput } from './repro.ts';
 import { splitClientPackage } from '../core/release.ts';
 import { FIXTURE_PACKAGES } from '../core/fixture.ts';
 import {

@@ -6,6 +6,7 @@
 import type { CaseRecord, JsonValue, Observation, Scenario } from '../core/domain.ts';
 import { InputError } from '../core/errors.ts';
 import { markdownCode, markdownText, terminalJson, terminalLine } from '../core/escape.ts';
+import { REPRO_EXIT } from '../core/exit-code.ts';
 import { splitClientPackage, type ReleaseIdentity } from '../core/release.ts';
 
 const SDK = '@modelcontextprotocol/sdk';
@@ -14,13 +15,6 @@ const SERVER = '@modelcontextprotocol/server';
 /** The cursor of the second tools/list page, as the paginated fixture serves it (fixtures/low-level.ts). */
 const SECOND_PAGE = 'page-2';
 
-/**
- * Exit codes of every "does it still reproduce" answer (repro.mjs, the evidence's Reproduce block,
- * `explore --replay`), chosen so `git bisect run` needs no wrapper: 1 = the recorded behaviour is present
- * (bisect "bad"), 0 = it is not ("good"), 125 = could not run (a package does not install or import, the
- * server cannot start: bisect "skip"). `--until-fixed` swaps 0 and 1, to bisect where a behaviour went away.
- */
-export const REPRO_EXIT = { reproduced: 1, notReproduced: 0, couldNotRun: 125 } as const;
 /** The convention in one line, as each artefact states it. */
 export const REPRO_EXIT_LINE =
   'Exit 1 = the recorded behaviour reproduces (git bisect: bad), 0 = it does not (good), 125 = could not run (skip); --until-fixed swaps 0 and 1.';

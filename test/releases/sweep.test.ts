@@ -8,11 +8,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { allMarkers, renderSample, SAMPLES, staleSamples, type Sample, type SampleName } from '../../probe/bin/docs.ts';
 import { ResultFileSchema } from '../../probe/core/domain.ts';
 import { behaviourOf, describeBehaviour, SweepResultSchema, type SweepResult } from '../../probe/sweep/model.ts';
 import { LAUNCHER, ROOT, runCli } from '../helpers/cli.ts';
 import { UNREACHABLE_REGISTRY } from '../helpers/offline-registry.ts';
 import { expectValidResult } from '../helpers/schema.ts';
+import { TEST_PROJECT } from '../helpers/test-project.ts';
 
 // v1 1.11.4 is where the v1 client started checking structuredContent against outputSchema (found by
 // this project's full sweep, results/sweep-baseline.json); 1.11.3..1.11.4 are the two releases around it.
@@ -332,4 +334,23 @@ describe('sweep --ai-sdk over real releases', () => {
     expect(result.changePoints).toEqual([]);
     expect(run.stdout).toContain('ai-sdk · @ai-sdk/mcp · 2 releases (2.0.98–2.0.99)');
   }, 240_000);
+});
+
+// The docs' samples that need the registry (<!-- sample: NAME registry -->, probe/bin/docs.ts): checked here,
+// not by the offline npm test. Here, after the sweep above, because sweep-v1-range installs the same two
+// releases and two npm installs must not share the cache at once (see the top of this file).
+describe('the docs samples that need the registry', () => {
+  const registrySamples = (Object.keys(SAMPLES) as SampleName[]).filter((name) => (SAMPLES[name] as Sample).registry);
+  const rendered = new Map<SampleName, string>();
+  beforeAll(async () => {
+    for (const name of registrySamples) rendered.set(name, await renderSample(name, { cwd: TEST_PROJECT }));
+  }, 240_000);
+
+  it('run, and sweep-v1-range shows the change point it is there for', () => {
+    expect(rendered.get('sweep-v1-range')).toContain('v1/warm/error-off-schema: returned isError ≤ 1.11.3 → rejected -32602 from 1.11.4');
+  });
+
+  it('are each what a fresh run prints in README.md and docs/ (run npm run docs when this fails)', () => {
+    expect(staleSamples(allMarkers(ROOT), rendered)).toEqual([]);
+  });
 });
