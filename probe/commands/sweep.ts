@@ -350,7 +350,9 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
     renderSweepReport({
       result,
       baseline: result.shard ? [] : baseline,
-      baselinePath: displayPath(paths.baseline, io.cwd),
+      // A terminal line names a file to paste (outside the working folder, its whole path); the evidence
+      // below keeps displayPath, never a path of this machine (issue 21).
+      baselinePath: pathToPaste(paths.baseline, io.cwd),
       updatedBaseline: options.update,
       pinned,
       writtenPath: pathToPaste(paths.json, io.cwd),
