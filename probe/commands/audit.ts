@@ -259,9 +259,10 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
       writeFileAtomic(part.path, resultPieces(own), `${part.path} (--update)`, WRITTEN_FILE('result file'));
     }
   }
-  // The terminal's "Compared with": a file to paste (outside the working folder, its whole path); the
-  // evidence (emit's recordedPath) keeps displayPath (issue 21).
-  const shownRecorded = parts.map((p) => pathToPaste(p.path, io.cwd)).join(' and ');
+  // The terminal's "Compared with": a --recorded the user named is a file to paste (outside the working
+  // folder, its whole path); the default keeps its name in the project, the evidence (emit's
+  // recordedPath) displayPath (issue 21).
+  const shownRecorded = parts.map((p) => (options.recorded === undefined ? displayPath(p.path, io.cwd) : pathToPaste(p.path, io.cwd))).join(' and ');
   emit(
     {
       result,

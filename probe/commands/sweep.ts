@@ -350,9 +350,9 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
     renderSweepReport({
       result,
       baseline: result.shard ? [] : baseline,
-      // A terminal line names a file to paste (outside the working folder, its whole path); the evidence
-      // below keeps displayPath, never a path of this machine (issue 21).
-      baselinePath: pathToPaste(paths.baseline, io.cwd),
+      // A --baseline the user named is a file to paste (outside the working folder, its whole path); the
+      // default one keeps its name in the project, and the evidence below displayPath (issue 21).
+      baselinePath: options.baseline === undefined ? displayPath(paths.baseline, io.cwd) : pathToPaste(paths.baseline, io.cwd),
       updatedBaseline: options.update,
       pinned,
       writtenPath: pathToPaste(paths.json, io.cwd),
