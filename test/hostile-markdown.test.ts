@@ -300,8 +300,8 @@ describe('replay --format markdown of a hostile capture (the CLI, real clients)'
   });
 
   it('prints a Reproduce command that sh reads back as the arguments given, with nothing redirected', () => {
-    // The last sh block re-runs the harness (before it: the standalone block, the command for a case left out).
-    const command = fences(hostileRun.run.stdout, 'sh').at(-1);
+    // The sh block that re-runs the harness (the others: the standalone block, after it the command for a case left out).
+    const command = fences(hostileRun.run.stdout, 'sh').filter((block) => block.trimEnd().endsWith('--format markdown')).at(-1);
     const argv = argvOf(command!, /^node_modules\/\.bin\/mcp-sdk-probe/, hostileRun.folder);
     expect(argv).toEqual(['replay', 'capture.json', '--clients', 'v1,v2', ...expectations(hostile).flatMap((e) => ['--expect', e]), '--format', 'markdown']);
     expect(readdirSync(hostileRun.folder)).toEqual([fileName(hostile)]);

@@ -21,7 +21,7 @@ import { defaultJobs, startCaseThreadEarly } from '../engine/pool.ts';
 import { combineHeaders, environmentFor, installedClientLines, streamMatrices, type StreamedPart } from '../engine/run.ts';
 import { captureEnvironment } from '../io/environment.ts';
 import { checkCasePatternsGiven, checkCasePatternsMatch, selectScenarios } from '../core/select.ts';
-import { DEFAULT_OUT, DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, RUNS_FROM_CHECKOUT, displayPath, isCi, paintFor, releaseContext, resolveFrom, type CliIo } from './io.ts';
+import { DEFAULT_OUT, DEFAULT_RECORDED, DEFAULT_RECORDED_ECOSYSTEM, DEFAULT_RECORDED_EXTENDED, RUNS_FROM_CHECKOUT, displayPath, isCi, paintFor, pathToPaste, releaseContext, resolveFrom, type CliIo } from './io.ts';
 
 export interface AuditOptions {
   readonly json: boolean;
@@ -261,7 +261,10 @@ export async function runAuditCommand(options: AuditOptions, io: CliIo, argv: re
       writeFileAtomic(part.path, resultPieces(own), `${part.path} (--update)`, WRITTEN_FILE('result file'));
     }
   }
-  const shownRecorded = parts.map((p) => displayPath(p.path, io.cwd)).join(' and ');
+  // The terminal's "Compared with": a --recorded the user named is a file to paste (outside the working
+  // folder, its whole path); the default keeps its name in the project, the evidence (emit's
+  // recordedPath) displayPath (issue 21).
+  const shownRecorded = parts.map((p) => (options.recorded === undefined ? displayPath(p.path, io.cwd) : pathToPaste(p.path, io.cwd))).join(' and ');
   emit(
     {
       result,

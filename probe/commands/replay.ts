@@ -79,9 +79,9 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
   const capture = readCapture(path, displayPath(path, io.cwd));
   const rules = options.expect.map(parseExpectRule);
   // Every line this install can run by default; an ecosystem line whose optional packages are missing is
-  // named on stderr rather than failing the replay (the SDK lines are always there).
+  // named on stderr rather than failing the replay (the SDK lines are always there), once the replay goes
+  // ahead (below): a replay refused for bad input prints its one error line only (issue 21).
   const installed = options.clients === undefined ? installedClientLines() : undefined;
-  for (const { line, install } of installed?.left ?? []) io.stderr(`note: the ${line} client line is left out: its packages are not installed (npm install --save-dev ${install})\n`);
   const lines = installed ? installed.lines : parseClientLines(options.clients!, '--clients');
   const matrix = replayMatrix(capture, basename(path), rules, lines);
   for (const rule of rules) {
@@ -103,6 +103,7 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
   const reproDir = format === 'repro' ? checkReproRequest(options.out, selected, io) : undefined;
   // As the audit runs `--v1 X`: each named release resolved, installed if need be, and loaded once here.
   const clients = await clientsUnderTest(requests, options.prerelease === true, io);
+  for (const { line, install } of installed?.left ?? []) io.stderr(`note: the ${line} client line is left out: its packages are not installed (npm install --save-dev ${install})\n`);
   // A reproduction names each release that ran (an alias, or a build by its integrity).
   const releasesRan = Object.values(clients);
   const result = await runMatrix(matrix, selected, { timeoutMs: options.timeout, pool: { ...(options.jobs !== undefined && { jobs: options.jobs }), clients } });

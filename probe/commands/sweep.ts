@@ -33,7 +33,7 @@ import {
   type SweepBaseline,
 } from '../sweep/gates.ts';
 import { releaseKey } from '../core/release.ts';
-import { changePoints, requestedSpecs, summarize, SWEEP_SCHEMA_VERSION, SweepResultSchema, type ReleaseRun, type RequestedSpecs, type SweepResult } from '../sweep/model.ts';
+import { changePoints, portablePath, requestedSpecs, summarize, SWEEP_SCHEMA_VERSION, SweepResultSchema, type ReleaseRun, type RequestedSpecs, type SweepResult } from '../sweep/model.ts';
 import { startSweepWorkersEarly, stopEarlyWorkers } from '../sweep/pool.ts';
 import { runJournalledSweep, sweepFingerprint, sweepJournalPath } from '../sweep/stream.ts';
 import { mergeShards, parseShard, selectShard } from '../sweep/shard.ts';
@@ -165,7 +165,7 @@ async function sweptMatrix(options: SweepOptions, io: CliIo): Promise<SweptMatri
   const one = matrices.length === 1;
   const name = (one ? first.name : 'all') + (options.scenarios ? WITH_SCENARIOS : '');
   const title = (one ? first.title : matrices.map((m) => m.title).join(' + ')) + (options.scenarios ? ' + user scenarios' : '');
-  const source = [...matrices.map((m) => m.source), ...(options.scenarios ? [`--scenarios ${options.scenarios}`] : [])].join('; ');
+  const source = [...matrices.map((m) => m.source), ...(options.scenarios ? [`--scenarios ${portablePath(options.scenarios)}`] : [])].join('; ');
   return { matrix: { name, title, source, scenarios }, builtInIds, subset: options.case.length > 0 };
 }
 
@@ -350,7 +350,9 @@ function report(result: SweepResult, options: SweepReportOptions, io: CliIo, inp
     renderSweepReport({
       result,
       baseline: result.shard ? [] : baseline,
-      baselinePath: displayPath(paths.baseline, io.cwd),
+      // A --baseline the user named is a file to paste (outside the working folder, its whole path); the
+      // default one keeps its name in the project, and the evidence below displayPath (issue 21).
+      baselinePath: options.baseline === undefined ? displayPath(paths.baseline, io.cwd) : pathToPaste(paths.baseline, io.cwd),
       updatedBaseline: options.update,
       pinned,
       writtenPath: pathToPaste(paths.json, io.cwd),
@@ -425,7 +427,11 @@ async function sweepCommand(options: SweepOptions, io: CliIo, given?: GivenMatri
   const plan = releases.map(releaseKey);
   const mine = selectShard(releases, shard);
   const environment = captureEnvironment();
-  const asked = (specs: readonly string[] | undefined): RequestedSpecs | null => (specs === undefined ? null : specs.length === 1 ? specs[0]! : [...specs]);
+  // Stored as the evidence shows it: a path of this machine by its file name (portablePath, issue 21).
+  const asked = (given: readonly string[] | undefined): RequestedSpecs | null => {
+    const specs = given?.map(portablePath);
+    return specs === undefined ? null : specs.length === 1 ? specs[0]! : specs;
+  };
   const request: SweepResult['request'] = {
     v1: asked(options.v1),
     v2: asked(options.v2),
@@ -433,6 +439,8 @@ async function sweepCommand(options: SweepOptions, io: CliIo, given?: GivenMatri
     ...(options.aiSdk !== undefined && { aiSdk: asked(options.aiSdk)! }),
     ...(side === 'server' && { serverV1: asked(options.serverV1), serverV2: asked(options.serverV2) }),
     prerelease: options.prerelease,
+    ...(!given && options.scenarios !== undefined && { scenarios: portablePath(options.scenarios) }),
+    ...(!given && options.scenarios !== undefined && options.allowScenarioCode === true && { allowScenarioCode: true }),
   };
   makeFolder(dirname(journalFile), journalFile);
   const sweep = await runJournalledSweep(mine, {

@@ -318,7 +318,7 @@ function reproduceSection(result: ResultFile, comparison: Comparison | undefined
   const leftOut =
     plan.leftOut.length > 0
       ? [
-          `Left out of the block (it holds at most ${REPRO_BLOCK_CASES} cases, ${REPRO_BLOCK_BYTES / 1024} KiB; failed and changed cases first): ${list(plan.leftOut)}. With the harness (below), the standalone folder of one of them:`,
+          `Left out of the block (it holds at most ${REPRO_BLOCK_CASES} cases, ${REPRO_BLOCK_BYTES / 1024} KiB; failed and changed cases first): ${list(plan.leftOut)}. With the harness ${replayed ? `and ${markdownCode('capture.json')} (above)` : '(below)'}, the standalone folder of one of them:`,
           '',
           markdownFence('sh', harnessCommand([...withoutCase, '--case', plan.leftOut[0]!, '--format', 'repro', '--out', 'repro'])),
           '',
@@ -330,6 +330,9 @@ function reproduceSection(result: ResultFile, comparison: Comparison | undefined
     plan.unsupported.length > 0
       ? ['Not reproducible without the harness:', '', ...plan.unsupported.map(({ id, reason }) => `- ${markdownCode(id)}: ${markdownText(reason)}`), '']
       : [];
+  // A replay's left-out hint runs `replay capture.json`: it follows the harness section, which says how to
+  // get the harness and to save capture.json, so each command's inputs come before it (issue 21).
+  if (replayed) return ['## Reproduce', '', ...standalone, ...unsupported, ...rerun, ...leftOut];
   return ['## Reproduce', '', ...standalone, ...leftOut, ...unsupported, ...rerun];
 }
 

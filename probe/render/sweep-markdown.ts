@@ -50,7 +50,12 @@ function evidence(record: CaseRecord | undefined, label: string): string[] {
 export function renderSweepMarkdown(input: SweepReportInput): string {
   const { result } = input;
   const env = result.environment;
-  const matrixFlag = result.matrix.name === 'audit' ? '' : ` ${shellCommand(['--matrix', result.matrix.name.replace(/\+scenarios$/, '')])}`;
+  const matrixName = result.matrix.name.replace(/\+scenarios$/, '');
+  const matrixFlag = matrixName === 'audit' ? '' : ` ${shellCommand(['--matrix', matrixName])}`;
+  // The user's cases are part of the sweep: the command names their folder as the result stores it
+  // (portablePath: never a path of the reporter's machine), and its trust flag (issue 21).
+  const { scenarios } = result.request;
+  const scenarioFlags = scenarios === undefined ? '' : ` ${shellCommand(['--scenarios', scenarios, ...(result.request.allowScenarioCode ? ['--allow-scenario-code'] : [])])}`;
   const lines = [
     `# Sweep of matrix ${markdownText(result.matrix.name)}: ${markdownText(result.matrix.title)}`,
     '',
@@ -113,9 +118,19 @@ export function renderSweepMarkdown(input: SweepReportInput): string {
     // run a stranger's code (issue 21). The reader gets the harness the sweep names from its reporter.
     `Re-running the sweep needs the harness it names, ${markdownCode(env.harness)}, which is not on the npm registry: ask the reporter for its package tarball (${markdownCode('npm pack')} in its checkout) or its source, and never install a package of that name from the registry. With the tarball installed (${markdownCode('npm install --ignore-scripts ./<tarball>.tgz')}; in its checkout, ${markdownCode('npm run probe --')} instead):`,
     '',
-    markdownFence('sh', `${shellCommand(['node_modules/.bin/mcp-sdk-probe', 'sweep'])} ${requestFlags(result.request)}${matrixFlag}`),
+    markdownFence('sh', `${shellCommand(['node_modules/.bin/mcp-sdk-probe', 'sweep'])} ${requestFlags(result.request)}${matrixFlag}${scenarioFlags}`),
     '',
   );
+  if (scenarios !== undefined) {
+    lines.push(
+      `The sweep ran the scenario files of its ${markdownCode('--scenarios')} folder beside the matrix: the command needs the folder ${markdownCode(scenarios)}, with those files, in the folder it runs from; ask the reporter for it.` +
+        (result.request.allowScenarioCode ? ` With ${markdownCode('--allow-scenario-code')} its TypeScript scenario modules run as code on your machine: read them first.` : ''),
+      '',
+    );
+  } else if (result.matrix.name.endsWith('+scenarios')) {
+    // A result written before the request named the folder: the command cannot name it.
+    lines.push(`The sweep also ran scenario files of a ${markdownCode('--scenarios')} folder this result does not name: ask the reporter for it and add ${markdownCode('--scenarios <folder>')}.`, '');
+  }
   if (failed.length > 0) lines.splice(lines.indexOf('## Report'), 0, `${failed.length} release(s) did not run: ${failed.map((run) => markdownCode(releaseKey(run.release))).join(', ')}`, '');
   return `${lines.join('\n')}\n`;
 }

@@ -5,22 +5,22 @@
 // Release labels, case ids, behaviours, error messages and paths are data (a release folder, a shard, a
 // registry's answer): each line goes through terminalLine before it is painted, each table cell before
 // it is padded (issue 20), so nothing in them acts on the terminal.
-import { basename, isAbsolute } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { terminalLine } from '../core/escape.ts';
 import { failsGate, sweepSide, type BaselineComparison, type BehaviourChange, type PinnedComparison } from '../sweep/gates.ts';
 import { RELEASE_LINES } from '../core/domain.ts';
 import { releaseKey, sideOf } from '../core/release.ts';
-import { behaviourOf, BEHAVIOUR_FIELD_KINDS, describeBehaviour, type ChangePoint, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
+import { behaviourOf, BEHAVIOUR_FIELD_KINDS, describeBehaviour, portablePath, type ChangePoint, type ReleaseRun, type SweepResult } from '../sweep/model.ts';
 import { NO_COLOUR, type Paint } from './terminal.ts';
 
 /**
  * A requested release spec as the evidence (Markdown, HTML) shows it: a folder or tarball given as a path
  * of this machine by its file name only, as the audit's evidence names it (render/markdown.ts); the build
- * itself is named by its integrity in the release label (issue 21).
+ * itself is named by its integrity in the release label (issue 21). A result the sweep writes now stores
+ * it so already (portablePath); this keeps a result written before that from showing its path.
  */
 export function shownSpec(spec: string): string {
-  return isAbsolute(spec) ? basename(spec) : spec;
+  return portablePath(spec);
 }
 
 export interface ReleaseColumn {

@@ -1,5 +1,6 @@
 // The sweep's data: per release, what every case did; derived from that, change points. Schemas here
 // because sweep results are read back from files (merge, baselines).
+import { basename, isAbsolute, normalize } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import {
@@ -190,6 +191,20 @@ export const SWEEP_SCHEMA_VERSION = 2;
 export const RequestedSpecsSchema = z.union([z.string(), z.array(z.string()).min(2)]);
 export type RequestedSpecs = z.infer<typeof RequestedSpecsSchema>;
 
+/**
+ * A path the user typed (a release folder or tarball, a --scenarios folder) as a sweep result stores it:
+ * as typed when it is relative and stays inside the working folder (a reader recreates it there), else by
+ * its file name. The result leaves the machine (the Action uploads it, reports attach it), and a path of
+ * this machine would carry its user's folders; the build itself is named by its label and integrity in
+ * `releases[]` (issue 21). Every shard computes it the same way, so `merge` and `--resume`, which compare
+ * the stored request, accept one build swept from two checkouts. A registry spec is never a path: it is
+ * returned as typed.
+ */
+export function portablePath(given: string): string {
+  const leavesWorkingFolder = isAbsolute(given) || normalize(given).split(/[\\/]/)[0] === '..';
+  return leavesWorkingFolder ? basename(given) : given;
+}
+
 /** The specs of one flag as a list (none for a flag not given). */
 export function requestedSpecs(asked: RequestedSpecs | null | undefined): readonly string[] {
   return asked == null ? [] : typeof asked === 'string' ? [asked] : asked;
@@ -213,6 +228,12 @@ export const SweepResultSchema = z
         serverV1: RequestedSpecsSchema.nullable().optional(),
         serverV2: RequestedSpecsSchema.nullable().optional(),
         prerelease: z.boolean(),
+        /**
+         * `--scenarios DIR`, as portablePath stores it, and `--allow-scenario-code`: the Reproduce command
+         * names them (a reader needs that folder); absent unless given, so other sweeps' results stay as they were.
+         */
+        scenarios: z.string().optional(),
+        allowScenarioCode: z.literal(true).optional(),
       })
       .strict(),
     plan: z.array(z.string()),

@@ -174,6 +174,18 @@ describe('the packed package, installed read-only', () => {
     expect(existsSync(join(project, 'mcp-sdk-probe-results', 'replay-latest.json'))).toBe(true);
   });
 
+  it('a replay that ends in bad input prints only its error, not the left-out lines before it (issue 21)', async () => {
+    // A package folder without its node_modules: refused with what to run, before anything runs.
+    const folder = join(base, 'sdk-without-dependencies');
+    mkdirSync(folder);
+    copyFileSync(join(project, 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json'), join(folder, 'package.json'));
+    copyFileSync(join(installed, 'scenarios', 'captures', 'error-with-structured-content.json'), join(project, 'capture-bad-input.json'));
+    const replay = await run(bin(), ['replay', 'capture-bad-input.json', '--v1', folder], project);
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toMatch(/^mcp-sdk-probe: --v1 .*sdk-without-dependencies: its dependencies are not installed \(.*\); run npm install \(or npm ci\) in that folder/);
+    expect(replay.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
   it('--matrix ecosystem without its optional peers installed: one line naming what to install, exit 2', async () => {
     const ecosystem = await run(bin(), ['--matrix', 'ecosystem'], project);
     expect(ecosystem.code).toBe(2);
