@@ -169,7 +169,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--json', 'the same as --format json', false)
     .option('--out <file>', `write the output here: the result JSON (table, json; default: ${shown(defaultJsonPathFor(replayOut, io))}; over several releases the sweep result, default: ${shown(DEFAULT_SWEEP_OUT)}), the document (markdown, junit, html; default stdout) or the repro folder (repro; required, new or empty)`)
     .addOption(
-      new Option('--case <pattern>', 'replay only matching cases (v1/warm/*); each must be one --format repro can write standalone; repeatable')
+      new Option('--case <pattern>', 'replay only matching cases (v1/warm/*); with --format repro, each must be one it can write standalone; repeatable')
         .argParser(collect)
         .default([]),
     )
