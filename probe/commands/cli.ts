@@ -123,7 +123,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
   const sweep = program
     .command('sweep')
     .description('run a matrix (the audit by default) against every release in the given ranges and report where behaviour changed')
-    .addOption(releasesOption('--v1', '@modelcontextprotocol/sdk releases: 1.10.0..latest, ^1.20, latest, 1.33.0, a .tgz or a folder'))
+    .addOption(releasesOption('--v1', '@modelcontextprotocol/sdk releases: 1.10.0..latest, ^1.20, latest, 1.31.0, a .tgz or a folder'))
     .addOption(releasesOption('--v2', '@modelcontextprotocol/client releases, as for --v1'))
     .addOption(releasesOption('--ai-sdk', '@ai-sdk/mcp releases, as for --v1, running the ai-sdk cases (with --matrix ecosystem)'))
     .addOption(releasesOption('--server-v1', 'a server sweep: @modelcontextprotocol/sdk releases as the fixtures\' server (low-level Server, McpServer), with the pinned clients; not with --v1/--v2'))
@@ -131,7 +131,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--prerelease', 'let ranges include prereleases', false)
     .addOption(jobsOption('releases', 'the number of cores'))
     .option('--shard <i/n>', 'run only the i-th of n round-robin slices of the releases (combine with merge)')
-    .option('--matrix <name>', 'audit (default: the 13 cases), extended (the cases the audit left out) or all')
+    .option('--matrix <name>', 'audit (default: the 13 cases), extended (the cases the audit left out), ecosystem (the AI SDK and LangChain clients beside v1 and v2; --ai-sdk needs it) or all')
     .option('--scenarios <dir>', 'also run the scenario files (.json, .ts) in this folder against every release')
     .option(ALLOW_CODE[0], ALLOW_CODE[1], false)
     .addOption(
@@ -169,7 +169,7 @@ function buildProgram(io: CliIo, argv: readonly string[], setAction: (action: Ac
     .option('--json', 'the same as --format json', false)
     .option('--out <file>', `write the output here: the result JSON (table, json; default: ${shown(defaultJsonPathFor(replayOut, io))}; over several releases the sweep result, default: ${shown(DEFAULT_SWEEP_OUT)}), the document (markdown, junit, html; default stdout) or the repro folder (repro; required, new or empty)`)
     .addOption(
-      new Option('--case <pattern>', 'replay only matching cases (v1/warm/*); each must be one --format repro can write standalone; repeatable')
+      new Option('--case <pattern>', 'replay only matching cases (v1/warm/*); with --format repro, each must be one it can write standalone; repeatable')
         .argParser(collect)
         .default([]),
     )
