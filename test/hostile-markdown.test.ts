@@ -332,8 +332,8 @@ describe('replay --format repro into a hostile folder: README and the printed co
 
   it('the cd command printed reads back in sh as the folder, running nothing', () => {
     const command = /\(run: (.*)\)\n$/.exec(bad.stderr)?.[1];
-    expect(command).toMatch(/ && npm install --ignore-scripts && node repro\.mjs$/);
-    expect(argvOf(command!.replace(/ && npm install --ignore-scripts && node repro\.mjs$/, ''), /^cd\b/, folder())).toEqual([out]);
+    expect(command).toMatch(/ && npm install --ignore-scripts --no-audit --no-fund && node repro\.mjs$/);
+    expect(argvOf(command!.replace(/ && npm install --ignore-scripts --no-audit --no-fund && node repro\.mjs$/, ''), /^cd\b/, folder())).toEqual([out]);
     expect(readdirSync(folder()).sort()).toEqual(['h.json', 'p.json', 'plain-out', out].sort());
   });
 });

@@ -46,14 +46,14 @@ describe('paths the CLI prints to use', () => {
     const out = join(elsewhere, "repro v1's");
     const done = await run(['--format', 'repro', ...oneCase, '--out', out]);
     expect(done.code, done.stderr).toBe(0);
-    expect(done.stderr).toBe(`Standalone reproduction written to ${out} (run: cd ${shellArgument(out)} && npm install --ignore-scripts && node repro.mjs)\n`);
+    expect(done.stderr).toBe(`Standalone reproduction written to ${out} (run: cd ${shellArgument(out)} && npm install --ignore-scripts --no-audit --no-fund && node repro.mjs)\n`);
   });
 
   it('--format repro --out inside the working folder: relative, as given', async () => {
     mkdirSync(join(cwd, 'bugs'));
     const done = await run(['--format', 'repro', ...oneCase, '--out', './bugs/repro-v1']);
     expect(done.code, done.stderr).toBe(0);
-    expect(done.stderr).toBe('Standalone reproduction written to bugs/repro-v1 (run: cd bugs/repro-v1 && npm install --ignore-scripts && node repro.mjs)\n');
+    expect(done.stderr).toBe('Standalone reproduction written to bugs/repro-v1 (run: cd bugs/repro-v1 && npm install --ignore-scripts --no-audit --no-fund && node repro.mjs)\n');
   });
 
   it.each([

@@ -161,7 +161,7 @@ export function emit(input: EmitInput, io: CliIo): void {
     const shown = pathToPaste(input.out, io.cwd);
     // The folder quoted for sh, so the command pasted runs there (`--out 'scen>pwned'` unquoted was a
     // redirect); shown on one line with no control character reaching the terminal.
-    io.stderr(terminalLine(`Standalone reproduction written to ${shown} (run: ${shellCommand(['cd', shown])} && npm install --ignore-scripts && node repro.mjs)`) + '\n');
+    io.stderr(terminalLine(`Standalone reproduction written to ${shown} (run: ${shellCommand(['cd', shown])} && npm install --ignore-scripts --no-audit --no-fund && node repro.mjs)`) + '\n');
     return;
   }
   writeFileAtomic(jsonPath, resultPieces(input.result), planned.jsonLabel, WRITTEN_FILE('result file'));
