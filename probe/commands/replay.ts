@@ -5,7 +5,8 @@ import { MAX_INPUT_BYTES } from '../io/files.ts';
 import { CASE_FIELD_LEVEL, prettyJsonBytes } from '../io/json-files.ts';
 import { InputError } from '../core/errors.ts';
 import { EXIT, exitCodeFor } from '../core/exit-code.ts';
-import { parseExpectRule } from '../core/expect-spec.ts';
+import { parseExpectRule, type ExpectRule } from '../core/expect-spec.ts';
+import type { Capture, ClientLine } from '../core/domain.ts';
 import { replayMatrix } from '../../scenarios/replay.ts';
 import { renderTerminalReport } from '../render/terminal.ts';
 import { caseMatcher, checkCasePatternsMatch, parseClientLines, selectScenarios } from '../core/select.ts';
@@ -83,14 +84,7 @@ export async function runReplayCommand(file: string, options: ReplayOptions, io:
   // ahead (below): a replay refused for bad input prints its one error line only (issue 21).
   const installed = options.clients === undefined ? installedClientLines() : undefined;
   const lines = installed ? installed.lines : parseClientLines(options.clients!, '--clients');
-  const matrix = replayMatrix(capture, basename(path), rules, lines);
-  for (const rule of rules) {
-    if (rule.pattern !== undefined && !matrix.scenarios.some((s) => caseMatcher(rule.pattern!)(s.id))) {
-      throw new InputError(`--expect ${rule.pattern}=${rule.word}: the pattern matches no case; ids look like ${matrix.scenarios[0]?.id}`);
-    }
-  }
-  checkCasePatternsMatch(options.case, matrix.scenarios.map((s) => s.id), 'this replay');
-  const selected = selectScenarios(matrix.scenarios, options.case);
+  const { matrix, selected } = replayCases(capture, basename(path), rules, lines, options.case);
   // Every case records the capture's result (cases[i].result). When those copies alone would make the
   // result file more than the probe reads back, the replay is refused now, not after its cases ran; the
   // writer still checks the whole file (issue 20).
@@ -148,14 +142,7 @@ async function replaySweep(file: string, options: ReplayOptions, requests: reado
   if (unswept.length > 0) {
     throw new InputError(`--clients ${options.clients}: a replay over several releases runs only the lines it varies (${swept.map((l) => `--${l}`).join(', ')}); ${unswept.join(', ')} is not one of them`);
   }
-  const matrix = replayMatrix(capture, basename(path), rules, lines);
-  for (const rule of rules) {
-    if (rule.pattern !== undefined && !matrix.scenarios.some((s) => caseMatcher(rule.pattern!)(s.id))) {
-      throw new InputError(`--expect ${rule.pattern}=${rule.word}: the pattern matches no case; ids look like ${matrix.scenarios[0]?.id}`);
-    }
-  }
-  checkCasePatternsMatch(options.case, matrix.scenarios.map((s) => s.id), 'this replay');
-  const scenarios = selectScenarios(matrix.scenarios, options.case);
+  const { matrix, selected: scenarios } = replayCases(capture, basename(path), rules, lines, options.case);
   // Loaded when a replay sweeps, as cli.ts loads the sweep command: a replay of one release does not pay for it.
   const { runSweepOfMatrix } = await import('./sweep.ts');
   const { code, result } = await runSweepOfMatrix(
@@ -182,4 +169,16 @@ async function replaySweep(file: string, options: ReplayOptions, requests: reado
   // On stdout after the table; beside a document or JSON on stdout, on stderr.
   if (text) (format === 'table' ? io.stdout : io.stderr)(text);
   return unmet.length > 0 ? EXIT.failed : code;
+}
+
+/** The replay's matrix over `lines` and the cases `--case` selects; an `--expect` or `--case` pattern that matches no case is exit 2. */
+function replayCases(capture: Capture, label: string, rules: readonly ExpectRule[], lines: readonly ClientLine[], casePatterns: readonly string[]) {
+  const matrix = replayMatrix(capture, label, rules, lines);
+  for (const rule of rules) {
+    if (rule.pattern !== undefined && !matrix.scenarios.some((s) => caseMatcher(rule.pattern!)(s.id))) {
+      throw new InputError(`--expect ${rule.pattern}=${rule.word}: the pattern matches no case; ids look like ${matrix.scenarios[0]?.id}`);
+    }
+  }
+  checkCasePatternsMatch(casePatterns, matrix.scenarios.map((s) => s.id), 'this replay');
+  return { matrix, selected: selectScenarios(matrix.scenarios, casePatterns) };
 }
